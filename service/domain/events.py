@@ -1,0 +1,199 @@
+"""Immutable events: one dataclass per fact (RULES V1).
+
+Every event has a stable ``TYPE`` name and a schema ``VERSION``. ``to_dict`` gives
+a JSON-safe dict ``{"type", "v", "data"}``; ``event_from_dict`` reverses it,
+upcasting older versions through ``UPCASTERS`` first. Events carry no clock
+times: the same seed and the same commands give byte-identical events.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+Point = tuple[int, int]
+OwnedSquare = tuple[int, int, str]  # x, y, owner letter (P, C or :)
+
+SEAT_LETTERS = {1: "P", 2: "C"}
+OWNERLESS = ":"
+
+
+class EventFormatError(ValueError):
+    """A dict that is not a known, well-formed event."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    name: str
+    kind: str  # "human" | "computer"
+    level: str | None = None  # AI level for computers
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    TYPE: ClassVar[str] = ""
+    VERSION: ClassVar[int] = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "v": self.VERSION, "data": _jsonable(dataclasses.asdict(self))}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Event:
+        return cls(**{f.name: _tuplify(data[f.name]) for f in dataclasses.fields(cls)})
+
+
+@dataclass(frozen=True, slots=True)
+class GameCreated(Event):
+    TYPE: ClassVar[str] = "game_created"
+    seed: int
+    height: int
+    width: int
+    mode: str  # vs_computer | two_players | computer_vs_computer
+    difficulty: str  # the computer's level; "none" when no computer plays
+    seats: tuple[Seat, Seat]
+    initial_lines: tuple[Point, ...]  # the random inner lines (walls are implied)
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Event:
+        seats = tuple(Seat(**s) for s in data["seats"])
+        rest = {k: _tuplify(v) for k, v in data.items() if k != "seats"}
+        return cls(seats=seats, **rest)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class LinePlaced(Event):
+    TYPE: ClassVar[str] = "line_placed"
+    seat: int
+    x: int
+    y: int
+    stage: int
+    squares: tuple[OwnedSquare, ...]  # boxes this line formed, with their owners
+    penalty: bool  # RULES T2: a stage-1 line that formed only irregular squares
+
+
+@dataclass(frozen=True, slots=True)
+class StageAdvanced(Event):
+    TYPE: ClassVar[str] = "stage_advanced"
+    seat: int  # whose stage ended
+    stage: int  # the stage now
+    turn: int  # the seat to act now
+    round: int  # the round now
+    reason: str  # "player" | "irregular_square"
+
+
+@dataclass(frozen=True, slots=True)
+class PieceInserted(Event):
+    TYPE: ClassVar[str] = "piece_inserted"
+    seat: int  # whose stage 3 it is
+    size: int  # 3, 2 or 1 lines
+    shape: tuple[Point, ...]  # the piece shifted to the upper-left of its 5x5 box
+    lines: tuple[Point, ...]  # where it landed on the field; empty when skipped
+    tries: int
+    skipped: bool
+    squares: tuple[Point, ...]  # boxes it formed (all ownerless, RULES T4)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveExplained(Event):
+    """RULES A2: why the computer chose its moves; part of the replayable history."""
+
+    TYPE: ClassVar[str] = "move_explained"
+    seat: int
+    stage: int
+    level: str
+    best_point: int
+    best_x: int | None
+    best_y: int | None
+    best_direction: tuple[int, ...]
+    starts: int
+    trials: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    TYPE: ClassVar[str] = "game_over"
+    scores: tuple[int, int]
+    squares: tuple[int, int]
+    ownerless: int
+    winner: int  # seat number, 0 for a draw
+
+
+@dataclass(frozen=True, slots=True)
+class HighScoreEntry:
+    seat: int
+    name: str
+    score: int
+    difficulty: str
+
+
+@dataclass(frozen=True, slots=True)
+class HighScoresEntered(Event):
+    """RULES E1/M2: the human final scores that enter the high score table."""
+
+    TYPE: ClassVar[str] = "high_scores_entered"
+    entries: tuple[HighScoreEntry, ...]
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Event:
+        return cls(entries=tuple(HighScoreEntry(**e) for e in data["entries"]))
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (
+        GameCreated,
+        LinePlaced,
+        StageAdvanced,
+        PieceInserted,
+        MoveExplained,
+        GameOver,
+        HighScoresEntered,
+    )
+}
+
+# (type, version) -> function turning that version's data into the next version's.
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+def event_from_dict(raw: dict[str, Any]) -> Event:
+    try:
+        cls = EVENT_TYPES[raw["type"]]
+        version = int(raw.get("v", 1))
+        data = dict(raw["data"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise EventFormatError(f"not an event: {exc!r}") from exc
+    while version < cls.VERSION:
+        upcast = UPCASTERS.get((cls.TYPE, version))
+        if upcast is None:
+            raise EventFormatError(f"no upcaster for {cls.TYPE} v{version}")
+        data = upcast(data)
+        version += 1
+    if version != cls.VERSION:
+        raise EventFormatError(f"{cls.TYPE} v{version} is newer than this code (v{cls.VERSION})")
+    try:
+        return cls.from_data(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise EventFormatError(f"malformed {cls.TYPE}: {exc!r}") from exc
+
+
+def event_to_json(event: Event) -> str:
+    """Canonical JSON text of an event (sorted keys, no spaces)."""
+    return json.dumps(event.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _tuplify(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuplify(v) for v in value)
+    return value

@@ -1,0 +1,93 @@
+"""A plain-text board in the assignment's style, for logs, the CLI and tests.
+
+    +---+---+
+    | P   :
+    +---+   +
+
+Dots are ``+``, horizontal lines ``---``, vertical lines ``|``, boxes show
+their owner's letter. With ``color=True`` ANSI colours follow RULES T7 (human
+blue, computer red, random/ownerless green) and the last turn is bold.
+"""
+
+from __future__ import annotations
+
+from .state import EMPTY, OWNER_LETTERS, SEAT1, SEAT2, GameState
+
+_COLORS = {SEAT1: "\033[34m", SEAT2: "\033[31m", 3: "\033[32m"}
+_BOLD = "\033[1m"
+_RESET = "\033[0m"
+
+
+def render_board(state: GameState, color: bool = False) -> str:
+    g = state.geometry
+    recent = set(state.current_turn.lines) | set(state.current_turn.squares)
+    if state.last_turn:
+        recent |= set(state.last_turn.lines) | set(state.last_turn.squares)
+    rows = []
+    for y in range(g.height):
+        cells = []
+        for x in range(g.width):
+            i = y * g.width + x
+            if x % 2 == 0 and y % 2 == 0:
+                text, who = "+", EMPTY
+            elif x % 2 == 1 and y % 2 == 0:
+                who = state.lines[i]
+                text = "---" if who else "   "
+            elif x % 2 == 0:
+                who = state.lines[i]
+                text = "|" if who else " "
+            else:
+                who = state.owners[i]
+                text = f" {OWNER_LETTERS[who]} " if who else "   "
+            if color and who:
+                bold = _BOLD if (x, y) in recent else ""
+                text = f"{bold}{_COLORS[who]}{text}{_RESET}"
+            cells.append(text)
+        rows.append("".join(cells).rstrip())
+    return "\n".join(rows)
+
+
+def render_status(state: GameState) -> str:
+    first, second = state.seats
+    h, c = ("H", "C") if state.game.mode == "vs_computer" else ("P1", "P2")
+    lines = [
+        f"Round: {state.round}  Turn : {state.seat_info(state.turn).name}  Stage: {state.stage}",
+        f"{h}.Score : {state.scores[0]}  {c}.Score : {state.scores[1]}",
+        f"{h}.Squares : {state.squares[0]}  {c}.Squares : {state.squares[1]}  "
+        f"Ownerless : {state.ownerless}",
+    ]
+    explanation = state.explanations.get(state.turn)
+    if explanation is not None:
+        lines.append(
+            f"--- Computer AI --- BestPoint : {explanation.best_point}  "
+            f"BestX : {explanation.best_x}  BestY : {explanation.best_y}  "
+            f"BestDirection : {', '.join(map(str, explanation.best_direction))}"
+        )
+    if state.stage == 3 and state.last_pieces:
+        for piece in state.last_pieces:
+            status = "skipped" if piece.skipped else f"placed after {piece.tries} tries"
+            lines.append(f"Random Piece : {piece.size} lines ({status})")
+    if state.over:
+        outcome = "draw" if state.winner == 0 else f"{state.seat_info(state.winner or 1).name} wins"
+        lines.append(f"Game over: {first.name} {state.scores[0]}, {second.name} {state.scores[1]} - {outcome}")
+    return "\n".join(lines)
+
+
+def render(state: GameState, color: bool = False) -> str:
+    return render_board(state, color) + "\n" + render_status(state)
+
+
+def render_piece(shape: tuple[tuple[int, int], ...]) -> str:
+    """A stage-3 piece figure in its 5 x 5 box."""
+    rows = []
+    for y in range(5):
+        cells = []
+        for x in range(5):
+            if x % 2 == 0 and y % 2 == 0:
+                cells.append("+")
+            elif (x + y) % 2 == 1 and (x, y) in shape:
+                cells.append("---" if x % 2 == 1 else "|")
+            else:
+                cells.append("   " if x % 2 == 1 else " ")
+        rows.append("".join(cells).rstrip())
+    return "\n".join(rows)

@@ -1,0 +1,451 @@
+"""The rules engine: commands in, events out (RULES I, T, E, M).
+
+`start_game(NewGame)` and `decide(state, command)` are pure: they read a state,
+validate the command and return the events it causes, or raise `RuleViolation`
+with a stable code. All randomness comes from `game_rng`, seeded from the game's
+seed and the stream position, and every random outcome is written into events.
+"""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from dataclasses import dataclass
+
+from . import pieces
+from .board import DEFAULT_HEIGHT, DEFAULT_WIDTH, FieldSizeError, geometry
+from .events import (
+    OWNERLESS,
+    SEAT_LETTERS,
+    Event,
+    GameCreated,
+    GameOver,
+    HighScoreEntry,
+    HighScoresEntered,
+    LinePlaced,
+    MoveExplained,
+    PieceInserted,
+    Point,
+    Seat,
+    StageAdvanced,
+)
+from .state import EMPTY, CorruptStream, GameState, apply_in_place, fold
+
+LEVELS = ("easy", "moderate", "hard", "expert")
+MODES = ("vs_computer", "two_players", "computer_vs_computer")
+NAME_MAX = 32
+PENALTY = 5
+
+
+class RuleViolation(Exception):
+    """A command the rules refuse; nothing is stored. `code` is stable."""
+
+    def __init__(self, code: str, message: str, **details: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+
+# -- commands ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NewGame:
+    seed: int
+    player_name: str
+    difficulty: str = "moderate"
+    mode: str = "vs_computer"
+    height: int = DEFAULT_HEIGHT
+    width: int = DEFAULT_WIDTH
+    second_name: str | None = None  # two_players: the second human
+    second_level: str | None = None  # computer_vs_computer: seat 2's level
+
+
+@dataclass(frozen=True)
+class PlaceLine:
+    seat: int
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class Advance:
+    seat: int
+
+
+@dataclass(frozen=True)
+class Explain:
+    """The computer's reasons for its next moves (RULES A2)."""
+
+    seat: int
+    level: str
+    best_point: int
+    best_x: int | None
+    best_y: int | None
+    best_direction: tuple[int, ...]
+    starts: int
+    trials: int
+    reason: str
+
+
+Command = PlaceLine | Advance | Explain
+
+
+def game_rng(seed: int, version: int, purpose: str) -> random.Random:
+    """The random generator for one decision of a game (RULES I5).
+
+    Seeding from (seed, stream position, purpose) keeps `decide` pure and makes a
+    game reproducible from its first event.
+    """
+    return random.Random(f"squares:{seed}:{version}:{purpose}")
+
+
+# -- starting a game (RULES I, M) --------------------------------------------
+
+
+def clean_name(name: object, field: str = "player_name") -> str:
+    if not isinstance(name, str):
+        raise RuleViolation("invalid_name", "a name must be text", field=field)
+    name = name.strip()
+    if not 1 <= len(name) <= NAME_MAX:
+        raise RuleViolation(
+            "invalid_name", f"a name has 1 to {NAME_MAX} characters", field=field
+        )
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise RuleViolation("invalid_name", "a name has no control characters", field=field)
+    return name
+
+
+def _check_level(level: str, field: str) -> str:
+    if level not in LEVELS:
+        raise RuleViolation(
+            "invalid_level", f"level must be one of {', '.join(LEVELS)}", field=field
+        )
+    return level
+
+
+def start_game(command: NewGame) -> list[Event]:
+    try:
+        g = geometry(command.height, command.width)
+    except FieldSizeError as exc:
+        raise RuleViolation("invalid_field_size", str(exc)) from exc
+    seats = _seats(command)
+    difficulty = "none" if command.mode == "two_players" else command.difficulty
+    rng = game_rng(command.seed, 0, "initial_lines")
+    chosen = rng.sample(g.inner_slots, g.initial_line_count())
+    initial = tuple(sorted(g.xy(i) for i in chosen))
+    return [
+        GameCreated(
+            seed=command.seed,
+            height=g.height,
+            width=g.width,
+            mode=command.mode,
+            difficulty=difficulty,
+            seats=seats,
+            initial_lines=initial,
+        )
+    ]
+
+
+def _seats(command: NewGame) -> tuple[Seat, Seat]:
+    if command.mode not in MODES:
+        raise RuleViolation("invalid_mode", f"mode must be one of {', '.join(MODES)}")
+    if command.mode == "vs_computer":
+        level = _check_level(command.difficulty, "difficulty")
+        return (
+            Seat(clean_name(command.player_name), "human"),
+            Seat("Computer", "computer", level),
+        )
+    if command.mode == "two_players":
+        second = clean_name(command.second_name or "", "second_name")
+        return Seat(clean_name(command.player_name), "human"), Seat(second, "human")
+    first = _check_level(command.difficulty, "difficulty")
+    second_level = _check_level(command.second_level or command.difficulty, "second_level")
+    return (
+        Seat(f"Computer 1 ({first})", "computer", first),
+        Seat(f"Computer 2 ({second_level})", "computer", second_level),
+    )
+
+
+# -- deciding a turn (RULES T) -----------------------------------------------
+
+
+class _Batch:
+    """Events being decided, applied to a scratch copy so later checks see them."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state.copy()
+        self.events: list[Event] = []
+
+    def add(self, event: Event) -> None:
+        self.events.append(event)
+        apply_in_place(self.state, event)
+
+
+def decide(state: GameState, command: Command) -> list[Event]:
+    """The events `command` causes in `state`, or `RuleViolation`."""
+    if state.over:
+        raise RuleViolation("game_over", "the game is over")
+    if command.seat != state.turn:
+        raise RuleViolation(
+            "not_your_turn",
+            f"it is {state.seat_info(state.turn).name}'s turn",
+            turn=state.turn,
+        )
+    batch = _Batch(state)
+    if isinstance(command, PlaceLine):
+        _place_line(batch, command)
+    elif isinstance(command, Advance):
+        _advance(batch, command)
+    elif isinstance(command, Explain):
+        _explain(batch, command)
+    else:  # pragma: no cover - the type union is closed
+        raise RuleViolation("unknown_command", f"unknown command {command!r}")
+    return batch.events
+
+
+def check_line(state: GameState, x: int, y: int) -> None:
+    """Raise unless (x, y) is an empty line slot of this field (RULES F2, F4)."""
+    g = state.geometry
+    if not g.inside(x, y):
+        raise RuleViolation(
+            "out_of_field",
+            f"({x}, {y}) is outside the {g.width} x {g.height} field",
+            x=x,
+            y=y,
+        )
+    if (x + y) % 2 == 0:
+        kind = "dot" if x % 2 == 0 else "box"
+        raise RuleViolation("not_a_line_slot", f"({x}, {y}) is a {kind}, not a line", x=x, y=y)
+    if state.lines[g.index(x, y)] != EMPTY:
+        raise RuleViolation("slot_taken", f"the line at ({x}, {y}) is already drawn", x=x, y=y)
+
+
+def _place_line(batch: _Batch, command: PlaceLine) -> None:
+    state = batch.state
+    check_line(state, command.x, command.y)
+    if state.stage == 3:
+        raise RuleViolation(
+            "wrong_stage", "stage 3 places random pieces; press advance to end the turn"
+        )
+    if state.stage == 2 and state.stage2_line_placed:
+        raise RuleViolation(
+            "stage2_line_done", "stage 2 allows exactly one line; press advance"
+        )
+    formed = state.completing_boxes(command.x, command.y)
+    seat = command.seat
+    if state.stage == 2:  # RULES T3: ownerless, no penalty
+        squares = tuple((x, y, OWNERLESS) for x, y in formed)
+        batch.add(LinePlaced(seat, command.x, command.y, 2, squares, False))
+    else:
+        if not formed:
+            raise RuleViolation(
+                "stage1_needs_square",
+                "in stage 1 every line must form a square",
+                x=command.x,
+                y=command.y,
+            )
+        regular = regular_squares(state.chain, formed)
+        letter = SEAT_LETTERS[seat]
+        squares = tuple((x, y, letter if (x, y) in regular else OWNERLESS) for x, y in formed)
+        penalty = not regular
+        batch.add(LinePlaced(seat, command.x, command.y, 1, squares, penalty))
+        if penalty and batch.state.empty_slots:  # else the game is over
+            batch.add(StageAdvanced(seat, 2, seat, state.round, "irregular_square"))
+    _game_over_if_full(batch)
+
+
+def regular_squares(chain: tuple[Point, ...] | None, formed: list[Point]) -> list[Point]:
+    """RULES T2: which of the squares a stage-1 line forms are regular."""
+    if chain is None:  # the first square(s) of this stage 1
+        return list(formed)
+    return [
+        (x, y)
+        for x, y in formed
+        if any(abs(x - cx) + abs(y - cy) == 2 for cx, cy in chain)
+    ]
+
+
+def _advance(batch: _Batch, command: Advance) -> None:
+    state = batch.state
+    seat = command.seat
+    if state.stage == 1:
+        batch.add(StageAdvanced(seat, 2, seat, state.round, "player"))
+    elif state.stage == 2:
+        if not state.stage2_line_placed:
+            raise RuleViolation("stage2_line_missing", "place one line before leaving stage 2")
+        batch.add(StageAdvanced(seat, 3, seat, state.round, "player"))
+        _insert_pieces(batch, seat)
+    else:
+        next_seat = 2 if seat == 1 else 1
+        next_round = state.round + 1 if seat == 2 else state.round
+        batch.add(StageAdvanced(seat, 1, next_seat, next_round, "player"))
+
+
+def _insert_pieces(batch: _Batch, seat: int) -> None:
+    """RULES T4: a 3-line, a 2-line and a 1-line piece, in this order."""
+    rng = game_rng(batch.state.game.seed, batch.state.version, "pieces")
+    for size in pieces.PIECE_SIZES:
+        state = batch.state
+        shape = pieces.shift_upper_left(pieces.generate_shape(size, rng))
+        lines, tries = pieces.place_piece(
+            shape,
+            state.height,
+            state.width,
+            lambda x, y, s=state: s.lines[y * s.width + x] == EMPTY,
+            rng,
+        )
+        formed = _boxes_formed_by(state, lines)
+        batch.add(PieceInserted(seat, size, shape, lines, tries, not lines, formed))
+        if _game_over_if_full(batch):
+            return
+
+
+def _boxes_formed_by(state: GameState, lines: tuple[Point, ...]) -> tuple[Point, ...]:
+    g = state.geometry
+    w = g.width
+    drawn = {g.index(x, y) for x, y in lines}
+    formed = []
+    for i in drawn:
+        for b in g.boxes_of_slot[i]:
+            missing = 4 - state.sides[b]
+            if missing and missing == sum(1 for s in g.sides_of_box[b] if s in drawn):
+                formed.append((b % w, b // w))
+    return tuple(sorted(set(formed)))
+
+
+def _explain(batch: _Batch, command: Explain) -> None:
+    if batch.state.seat_info(command.seat).kind != "computer":
+        raise RuleViolation("not_a_computer", "only a computer seat explains its moves")
+    batch.add(
+        MoveExplained(
+            seat=command.seat,
+            stage=batch.state.stage,
+            level=command.level,
+            best_point=command.best_point,
+            best_x=command.best_x,
+            best_y=command.best_y,
+            best_direction=tuple(command.best_direction),
+            starts=command.starts,
+            trials=command.trials,
+            reason=command.reason,
+        )
+    )
+
+
+def _game_over_if_full(batch: _Batch) -> bool:
+    """RULES T5: the game ends the moment no empty slot remains."""
+    state = batch.state
+    if state.empty_slots:
+        return False
+    winner = 0
+    if state.scores[0] != state.scores[1]:
+        winner = 1 if state.scores[0] > state.scores[1] else 2
+    batch.add(GameOver(tuple(state.scores), tuple(state.squares), state.ownerless, winner))  # type: ignore[arg-type]
+    entries = high_score_entries(state)
+    if entries:
+        batch.add(HighScoresEntered(entries))
+    return True
+
+
+def high_score_entries(state: GameState) -> tuple[HighScoreEntry, ...]:
+    """RULES E1, M2, M3: the human seats' final scores."""
+    difficulty = "two_players" if state.game.mode == "two_players" else state.game.difficulty
+    return tuple(
+        HighScoreEntry(seat, info.name, state.scores[seat - 1], difficulty)
+        for seat, info in enumerate(state.seats, start=1)
+        if info.kind == "human"
+    )
+
+
+# -- what may happen now -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LegalActions:
+    seat: int | None
+    lines: tuple[Point, ...]
+    can_advance: bool
+
+
+def legal_actions(state: GameState) -> LegalActions:
+    """The moves `decide` accepts now (stage-1 lines may still cost a penalty)."""
+    if state.over:
+        return LegalActions(None, (), False)
+    if state.stage == 3:
+        return LegalActions(state.turn, (), True)
+    empty = state.empty_slot_points()
+    if state.stage == 1:
+        lines = tuple(p for p in empty if state.completing_boxes(*p))
+        return LegalActions(state.turn, lines, True)
+    if state.stage2_line_placed:
+        return LegalActions(state.turn, (), True)
+    return LegalActions(state.turn, tuple(empty), False)
+
+
+def replay_check(events: list[Event]) -> GameState:
+    """Fold `events`, re-deciding every player command, to prove a stream legal.
+
+    Stored outcomes of the random generator (initial lines, pieces) are checked
+    for fitting the board, not re-generated. Raises `CorruptStream` naming the
+    1-based position of the first bad event.
+    """
+    if not events:
+        raise CorruptStream("an empty stream")
+    try:
+        state = fold(events[:1])
+    except CorruptStream as exc:
+        raise CorruptStream(f"event 1: {exc}") from exc
+    i = 1
+    while i < len(events):
+        event = events[i]
+        command = _command_behind(event)
+        if command is not None:
+            expected = _redecide(state, command, i + 1)
+            random_part = any(isinstance(e, PieceInserted) for e in expected)
+            n = 1 if random_part else len(expected)
+            if list(events[i : i + n]) != expected[:n]:
+                raise CorruptStream(f"event {i + 1} is not what the rules decide")
+        elif isinstance(event, HighScoresEntered):
+            n = 1
+            if event.entries != high_score_entries(state):
+                raise CorruptStream(f"event {i + 1}: high score entries differ from the scores")
+        elif isinstance(event, StageAdvanced | LinePlaced):
+            raise CorruptStream(f"event {i + 1} has no command behind it")
+        else:
+            n = 1
+        for offset, e in enumerate(events[i : i + n]):
+            try:
+                apply_in_place(state, e)
+            except CorruptStream as exc:
+                raise CorruptStream(f"event {i + offset + 1}: {exc}") from exc
+        i += n
+    return state
+
+
+def _command_behind(event: Event) -> Command | None:
+    if isinstance(event, LinePlaced):
+        return PlaceLine(event.seat, event.x, event.y)
+    if isinstance(event, StageAdvanced) and event.reason == "player":
+        return Advance(event.seat)
+    if isinstance(event, MoveExplained):
+        return Explain(
+            event.seat,
+            event.level,
+            event.best_point,
+            event.best_x,
+            event.best_y,
+            event.best_direction,
+            event.starts,
+            event.trials,
+            event.reason,
+        )
+    return None
+
+
+def _redecide(state: GameState, command: Command, position: int) -> list[Event]:
+    try:
+        return decide(state, command)
+    except RuleViolation as exc:
+        raise CorruptStream(f"event {position} breaks a rule: {exc.code}") from exc

@@ -1,0 +1,332 @@
+"""The projection (RULES V2): a game's state is a pure fold of its events.
+
+`fold(events)` builds a state from nothing; `apply(state, event)` returns a new
+state one event later and leaves its argument untouched. Both go through
+`apply_in_place`, the only code that turns events into state. The fold checks
+that each event fits the state it lands on (empty slots, the squares a line
+really forms) and raises `CorruptStream` otherwise, so a stream that does not
+fold can be refused.
+
+The board lives in flat ``bytearray``s indexed by ``y * W + x`` (see `board`):
+``lines`` says who drew each slot, ``owners`` who owns each formed box and
+``sides`` how many sides of each box are drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .board import Geometry, geometry
+from .events import (
+    OWNERLESS,
+    SEAT_LETTERS,
+    Event,
+    GameCreated,
+    GameOver,
+    HighScoresEntered,
+    LinePlaced,
+    MoveExplained,
+    PieceInserted,
+    Point,
+    Seat,
+    StageAdvanced,
+)
+
+# Who drew a line (``lines``) / who owns a box (``owners``).
+EMPTY = 0
+SEAT1 = 1
+SEAT2 = 2
+SYSTEM = 3  # walls, initial random lines, stage-3 pieces; ownerless boxes
+
+OWNER_CODES = {"P": SEAT1, "C": SEAT2, OWNERLESS: SYSTEM}
+OWNER_LETTERS = {SEAT1: "P", SEAT2: "C", SYSTEM: OWNERLESS}
+
+
+class CorruptStream(ValueError):
+    """Events that cannot be folded: out of order, or contradicting the board."""
+
+
+@dataclass
+class TurnRecord:
+    """The lines and squares of one turn, for highlighting (RULES T7)."""
+
+    seat: int
+    lines: list[Point] = field(default_factory=list)
+    squares: list[Point] = field(default_factory=list)
+
+    def copy(self) -> TurnRecord:
+        return TurnRecord(self.seat, list(self.lines), list(self.squares))
+
+
+@dataclass
+class GameState:
+    game: GameCreated
+    geometry: Geometry = field(repr=False)
+    lines: bytearray = field(repr=False)
+    owners: bytearray = field(repr=False)
+    sides: bytearray = field(repr=False)
+    empty_slots: int
+    version: int = 1
+    round: int = 1
+    turn: int = SEAT1
+    stage: int = 1
+    scores: list[int] = field(default_factory=lambda: [0, 0])
+    squares: list[int] = field(default_factory=lambda: [0, 0])
+    penalties: list[int] = field(default_factory=lambda: [0, 0])
+    ownerless: int = 0
+    # RULES T2: the regular squares of the previous stage-1 line; None before the first.
+    chain: tuple[Point, ...] | None = None
+    stage2_line_placed: bool = False
+    current_turn: TurnRecord = field(default_factory=lambda: TurnRecord(SEAT1))
+    last_turn: TurnRecord | None = None
+    last_pieces: list[PieceInserted] = field(default_factory=list)
+    explanations: dict[int, MoveExplained] = field(default_factory=dict)
+    over: bool = False
+    winner: int | None = None
+    high_scores_entered: bool = False
+
+    # -- reading the board -------------------------------------------------
+    @property
+    def height(self) -> int:
+        return self.geometry.height
+
+    @property
+    def width(self) -> int:
+        return self.geometry.width
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        return self.game.seats
+
+    def seat_info(self, seat: int) -> Seat:
+        return self.game.seats[seat - 1]
+
+    def line_at(self, x: int, y: int) -> int:
+        return self.lines[y * self.geometry.width + x]
+
+    def owner_at(self, x: int, y: int) -> int:
+        return self.owners[y * self.geometry.width + x]
+
+    def completing_boxes(self, x: int, y: int) -> list[Point]:
+        """Boxes that drawing the empty slot (x, y) would form."""
+        g = self.geometry
+        w = g.width
+        return [
+            (b % w, b // w) for b in g.boxes_of_slot[y * w + x] if self.sides[b] == 3
+        ]
+
+    def empty_slot_points(self) -> list[Point]:
+        w = self.geometry.width
+        return [(i % w, i // w) for i in self.geometry.slots if not self.lines[i]]
+
+    def copy(self) -> GameState:
+        return GameState(
+            game=self.game,
+            geometry=self.geometry,
+            lines=bytearray(self.lines),
+            owners=bytearray(self.owners),
+            sides=bytearray(self.sides),
+            empty_slots=self.empty_slots,
+            version=self.version,
+            round=self.round,
+            turn=self.turn,
+            stage=self.stage,
+            scores=list(self.scores),
+            squares=list(self.squares),
+            penalties=list(self.penalties),
+            ownerless=self.ownerless,
+            chain=self.chain,
+            stage2_line_placed=self.stage2_line_placed,
+            current_turn=self.current_turn.copy(),
+            last_turn=self.last_turn.copy() if self.last_turn else None,
+            last_pieces=list(self.last_pieces),
+            explanations=dict(self.explanations),
+            over=self.over,
+            winner=self.winner,
+            high_scores_entered=self.high_scores_entered,
+        )
+
+
+def fold(events: Iterable[Event]) -> GameState:
+    """The state after all `events` (the first must be `GameCreated`)."""
+    iterator = iter(events)
+    first = next(iterator, None)
+    if not isinstance(first, GameCreated):
+        raise CorruptStream("a stream must start with game_created")
+    state = _initial_state(first)
+    for event in iterator:
+        apply_in_place(state, event)
+    return state
+
+
+def apply(state: GameState, event: Event) -> GameState:
+    """A new state one event after `state`; `state` itself is not changed."""
+    new = state.copy()
+    apply_in_place(new, event)
+    return new
+
+
+def apply_all(state: GameState, events: Iterable[Event]) -> GameState:
+    """A new state after `events`, starting from (a copy of) `state`."""
+    new = state.copy()
+    for event in events:
+        apply_in_place(new, event)
+    return new
+
+
+def _initial_state(created: GameCreated) -> GameState:
+    g = geometry(created.height, created.width)
+    state = GameState(
+        game=created,
+        geometry=g,
+        lines=bytearray(g.cells),
+        owners=bytearray(g.cells),
+        sides=bytearray(g.cells),
+        empty_slots=len(g.slots),
+    )
+    for i in g.wall_slots:
+        _draw(state, i, SYSTEM)
+    for x, y in created.initial_lines:
+        _check_empty_slot(state, x, y)
+        _draw(state, g.index(x, y), SYSTEM)
+    # RULES I3: every box formed at the start is ownerless.
+    for b in g.boxes:
+        if state.sides[b] == 4:
+            state.owners[b] = SYSTEM
+            state.ownerless += 1
+    return state
+
+
+def apply_in_place(state: GameState, event: Event) -> None:
+    """Apply `event` to `state` itself. Only for private scratch copies."""
+    if state.over and not isinstance(event, HighScoresEntered):
+        raise CorruptStream(f"{event.TYPE} after game_over")
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise CorruptStream(f"unexpected event {event.TYPE} at version {state.version}")
+    handler(state, event)
+    state.version += 1
+
+
+def _on_line_placed(state: GameState, e: LinePlaced) -> None:
+    if e.seat != state.turn or e.stage != state.stage or e.stage == 3:
+        raise CorruptStream(f"line by seat {e.seat} in stage {e.stage} out of turn")
+    _check_empty_slot(state, e.x, e.y)
+    g = state.geometry
+    formed = _draw(state, g.index(e.x, e.y), e.seat)
+    if sorted(formed) != sorted((x, y) for x, y, _ in e.squares):
+        raise CorruptStream(f"line ({e.x}, {e.y}) forms {formed}, event says {e.squares}")
+    regular: list[Point] = []
+    for x, y, letter in e.squares:
+        code = OWNER_CODES.get(letter)
+        if code is None or (code != SYSTEM and letter != SEAT_LETTERS[e.seat]):
+            raise CorruptStream(f"square ({x}, {y}) cannot belong to {letter!r}")
+        _own(state, x, y, code)
+        if code != SYSTEM:
+            regular.append((x, y))
+    if e.penalty:
+        state.penalties[e.seat - 1] += 1
+        state.scores[e.seat - 1] -= 5
+    if e.stage == 1:
+        state.chain = tuple(regular) if regular else state.chain
+    else:
+        state.stage2_line_placed = True
+    state.current_turn.lines.append((e.x, e.y))
+    state.current_turn.squares.extend((x, y) for x, y, _ in e.squares)
+
+
+def _on_stage_advanced(state: GameState, e: StageAdvanced) -> None:
+    if e.seat != state.turn or e.stage != state.stage % 3 + 1:
+        raise CorruptStream(f"stage {state.stage} cannot advance to {e.stage}")
+    state.stage = e.stage
+    if e.stage == 1:  # a new turn
+        state.last_turn = state.current_turn
+        state.current_turn = TurnRecord(e.turn)
+        state.turn = e.turn
+        state.round = e.round
+        state.chain = None
+        state.stage2_line_placed = False
+    elif e.stage == 3:
+        state.last_pieces = []
+
+
+def _on_piece_inserted(state: GameState, e: PieceInserted) -> None:
+    if state.stage != 3 or e.seat != state.turn:
+        raise CorruptStream("random pieces are inserted only in stage 3")
+    g = state.geometry
+    formed: list[Point] = []
+    for x, y in e.lines:
+        _check_empty_slot(state, x, y)
+        formed.extend(_draw(state, g.index(x, y), SYSTEM))
+    if sorted(formed) != sorted(e.squares):
+        raise CorruptStream(f"piece forms {formed}, event says {e.squares}")
+    for x, y in e.squares:
+        _own(state, x, y, SYSTEM)
+    state.last_pieces.append(e)
+    state.current_turn.lines.extend(e.lines)
+    state.current_turn.squares.extend(e.squares)
+
+
+def _on_move_explained(state: GameState, e: MoveExplained) -> None:
+    if e.seat != state.turn:
+        raise CorruptStream("an explanation out of turn")
+    state.explanations[e.seat] = e
+
+
+def _on_game_over(state: GameState, e: GameOver) -> None:
+    if state.empty_slots:
+        raise CorruptStream(f"game_over with {state.empty_slots} empty slots")
+    if list(e.scores) != state.scores or list(e.squares) != state.squares:
+        raise CorruptStream("game_over scores differ from the folded scores")
+    state.over = True
+    state.winner = e.winner
+
+
+def _on_high_scores_entered(state: GameState, e: HighScoresEntered) -> None:
+    if not state.over or state.high_scores_entered:
+        raise CorruptStream("high scores are entered once, after game_over")
+    state.high_scores_entered = True
+
+
+_HANDLERS = {
+    LinePlaced: _on_line_placed,
+    StageAdvanced: _on_stage_advanced,
+    PieceInserted: _on_piece_inserted,
+    MoveExplained: _on_move_explained,
+    GameOver: _on_game_over,
+    HighScoresEntered: _on_high_scores_entered,
+}
+
+
+def _check_empty_slot(state: GameState, x: int, y: int) -> None:
+    g = state.geometry
+    if not (g.inside(x, y) and (x + y) % 2 == 1):
+        raise CorruptStream(f"({x}, {y}) is not a line slot")
+    if state.lines[g.index(x, y)]:
+        raise CorruptStream(f"slot ({x}, {y}) is drawn twice")
+
+
+def _draw(state: GameState, i: int, who: int) -> list[Point]:
+    """Draw slot `i`; return the boxes it formed (RULES F4)."""
+    state.lines[i] = who
+    state.empty_slots -= 1
+    w = state.geometry.width
+    formed = []
+    for b in state.geometry.boxes_of_slot[i]:
+        state.sides[b] += 1
+        if state.sides[b] == 4:
+            formed.append((b % w, b // w))
+    return formed
+
+
+def _own(state: GameState, x: int, y: int, code: int) -> None:
+    i = state.geometry.index(x, y)
+    if state.owners[i]:
+        raise CorruptStream(f"box ({x}, {y}) already has an owner")
+    state.owners[i] = code
+    if code == SYSTEM:
+        state.ownerless += 1
+    else:
+        state.squares[code - 1] += 1
+        state.scores[code - 1] += 1

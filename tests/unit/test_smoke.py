@@ -1,0 +1,14 @@
+from service.domain.players import Greedy, play_turn
+from service.domain.rules import NewGame, start_game
+from service.domain.state import apply_all, fold
+
+
+def test_a_whole_game_between_two_greedy_computers_ends():
+    events = start_game(NewGame(seed=7, player_name="x", mode="computer_vs_computer"))
+    state = fold(events)
+    while not state.over:
+        turn = play_turn(state, Greedy())
+        events += turn
+        state = apply_all(state, turn)
+    assert state.empty_slots == 0
+    assert fold(events) == state
