@@ -339,14 +339,19 @@ def _game_over_if_full(batch: _Batch) -> bool:
     state = batch.state
     if state.empty_slots:
         return False
-    winner = 0
-    if state.scores[0] != state.scores[1]:
-        winner = 1 if state.scores[0] > state.scores[1] else 2
-    batch.add(GameOver(tuple(state.scores), tuple(state.squares), state.ownerless, winner))  # type: ignore[arg-type]
+    batch.add(game_over_event(state))
     entries = high_score_entries(state)
     if entries:
         batch.add(HighScoresEntered(entries))
     return True
+
+
+def game_over_event(state: GameState) -> GameOver:
+    """The final scores and the winner (seat, 0 for a draw) of a full board."""
+    winner = 0
+    if state.scores[0] != state.scores[1]:
+        winner = 1 if state.scores[0] > state.scores[1] else 2
+    return GameOver(tuple(state.scores), tuple(state.squares), state.ownerless, winner)  # type: ignore[arg-type]
 
 
 def high_score_entries(state: GameState) -> tuple[HighScoreEntry, ...]:
@@ -413,6 +418,17 @@ def replay_check(events: list[Event]) -> GameState:
                 raise CorruptStream(f"event {i + 1}: high score entries differ from the scores")
         elif isinstance(event, StageAdvanced | LinePlaced):
             raise CorruptStream(f"event {i + 1} has no command behind it")
+        elif isinstance(event, PieceInserted):
+            n = 1
+            problem = pieces.piece_problem(
+                event.size, event.shape, event.lines, event.tries, event.skipped
+            )
+            if problem:
+                raise CorruptStream(f"event {i + 1}: {problem}")
+        elif isinstance(event, GameOver):
+            n = 1
+            if event != game_over_event(state):
+                raise CorruptStream(f"event {i + 1}: game_over differs from the final scores")
         else:
             n = 1
         for offset, e in enumerate(events[i : i + n]):

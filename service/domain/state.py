@@ -32,6 +32,7 @@ from .events import (
     Seat,
     StageAdvanced,
 )
+from .pieces import PIECE_SIZES
 
 # Who drew a line (``lines``) / who owns a box (``owners``).
 EMPTY = 0
@@ -177,19 +178,17 @@ def apply_all(state: GameState, events: Iterable[Event]) -> GameState:
 
 def _initial_state(created: GameCreated) -> GameState:
     g = geometry(created.height, created.width)
+    lines, sides = _walls(g)
     state = GameState(
         game=created,
         geometry=g,
-        lines=bytearray(g.cells),
+        lines=bytearray(lines),
         owners=bytearray(g.cells),
-        sides=bytearray(g.cells),
-        empty_slots=len(g.slots),
+        sides=bytearray(sides),
+        empty_slots=len(g.slots) - len(g.wall_slots),
     )
-    for i in g.wall_slots:
-        _draw(state, i, SYSTEM)
     for x, y in created.initial_lines:
-        _check_empty_slot(state, x, y)
-        _draw(state, g.index(x, y), SYSTEM)
+        _draw(state, _empty_slot(state, x, y), SYSTEM)
     # RULES I3: every box formed at the start is ownerless.
     for b in g.boxes:
         if state.sides[b] == 4:
@@ -212,9 +211,7 @@ def apply_in_place(state: GameState, event: Event) -> None:
 def _on_line_placed(state: GameState, e: LinePlaced) -> None:
     if e.seat != state.turn or e.stage != state.stage or e.stage == 3:
         raise CorruptStream(f"line by seat {e.seat} in stage {e.stage} out of turn")
-    _check_empty_slot(state, e.x, e.y)
-    g = state.geometry
-    formed = _draw(state, g.index(e.x, e.y), e.seat)
+    formed = _draw(state, _empty_slot(state, e.x, e.y), e.seat)
     if sorted(formed) != sorted((x, y) for x, y, _ in e.squares):
         raise CorruptStream(f"line ({e.x}, {e.y}) forms {formed}, event says {e.squares}")
     regular: list[Point] = []
@@ -239,6 +236,8 @@ def _on_line_placed(state: GameState, e: LinePlaced) -> None:
 def _on_stage_advanced(state: GameState, e: StageAdvanced) -> None:
     if e.seat != state.turn or e.stage != state.stage % 3 + 1:
         raise CorruptStream(f"stage {state.stage} cannot advance to {e.stage}")
+    if state.stage == 3 and len(state.last_pieces) != len(PIECE_SIZES):
+        raise CorruptStream(f"the turn ends after {len(state.last_pieces)} of its random pieces")
     state.stage = e.stage
     if e.stage == 1:  # a new turn
         state.last_turn = state.current_turn
@@ -254,11 +253,12 @@ def _on_stage_advanced(state: GameState, e: StageAdvanced) -> None:
 def _on_piece_inserted(state: GameState, e: PieceInserted) -> None:
     if state.stage != 3 or e.seat != state.turn:
         raise CorruptStream("random pieces are inserted only in stage 3")
-    g = state.geometry
+    done = len(state.last_pieces)
+    if done == len(PIECE_SIZES) or e.size != PIECE_SIZES[done]:
+        raise CorruptStream(f"a {e.size}-line piece after {done} pieces (RULES T4: 3, 2, 1)")
     formed: list[Point] = []
     for x, y in e.lines:
-        _check_empty_slot(state, x, y)
-        formed.extend(_draw(state, g.index(x, y), SYSTEM))
+        formed.extend(_draw(state, _empty_slot(state, x, y), SYSTEM))
     if sorted(formed) != sorted(e.squares):
         raise CorruptStream(f"piece forms {formed}, event says {e.squares}")
     for x, y in e.squares:
@@ -299,24 +299,45 @@ _HANDLERS = {
 }
 
 
-def _check_empty_slot(state: GameState, x: int, y: int) -> None:
+# Per field size: the ``lines`` and ``sides`` arrays with only the walls drawn (RULES I1).
+_WALLS: dict[tuple[int, int], tuple[bytes, bytes]] = {}
+
+
+def _walls(g: Geometry) -> tuple[bytes, bytes]:
+    key = (g.height, g.width)
+    if key not in _WALLS:
+        lines, sides = bytearray(g.cells), bytearray(g.cells)
+        for i in g.wall_slots:
+            lines[i] = SYSTEM
+            for b in g.boxes_of_slot[i]:
+                sides[b] += 1
+        _WALLS[key] = (bytes(lines), bytes(sides))
+    return _WALLS[key]
+
+
+def _empty_slot(state: GameState, x: int, y: int) -> int:
+    """The index of the empty line slot (x, y), or `CorruptStream`."""
     g = state.geometry
-    if not (g.inside(x, y) and (x + y) % 2 == 1):
+    width = g.width
+    if not (0 <= x < width and 0 <= y < g.height and (x + y) % 2 == 1):
         raise CorruptStream(f"({x}, {y}) is not a line slot")
-    if state.lines[g.index(x, y)]:
+    i = y * width + x
+    if state.lines[i]:
         raise CorruptStream(f"slot ({x}, {y}) is drawn twice")
+    return i
 
 
 def _draw(state: GameState, i: int, who: int) -> list[Point]:
     """Draw slot `i`; return the boxes it formed (RULES F4)."""
     state.lines[i] = who
     state.empty_slots -= 1
-    w = state.geometry.width
+    g = state.geometry
+    sides = state.sides
     formed = []
-    for b in state.geometry.boxes_of_slot[i]:
-        state.sides[b] += 1
-        if state.sides[b] == 4:
-            formed.append((b % w, b // w))
+    for b in g.boxes_of_slot[i]:
+        sides[b] += 1
+        if sides[b] == 4:
+            formed.append((b % g.width, b // g.width))
     return formed
 
 

@@ -1,0 +1,67 @@
+"""Fold speed (issue 2): play seeded games to the end, then time `fold`.
+
+Prints the fold rate in events per second and the median time to fold one whole
+default game. Targets on the 2-core dev machine: >= 150,000 events/s and a whole
+default game in < 3 ms. Figures only; nothing here asserts a timing.
+
+    .venv/bin/python benchmarks/fold.py [--games 200] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from service.domain.events import Event  # noqa: E402
+from service.domain.players import Greedy, play_turn  # noqa: E402
+from service.domain.rules import NewGame, start_game  # noqa: E402
+from service.domain.state import apply_all, fold  # noqa: E402
+
+
+def play_game(seed: int) -> list[Event]:
+    events = start_game(NewGame(seed=seed, player_name="bench", mode="computer_vs_computer"))
+    state = fold(events)
+    strategy = Greedy()
+    while not state.over:
+        turn = play_turn(state, strategy)
+        events += turn
+        state = apply_all(state, turn)
+    return events
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=5, help="fold every game this often")
+    args = parser.parse_args()
+
+    started = time.perf_counter()
+    games = [play_game(seed) for seed in range(args.games)]
+    played = time.perf_counter() - started
+    total_events = sum(len(g) for g in games)
+    print(f"played {args.games} games ({total_events} events) in {played:.1f} s; "
+          f"median {statistics.median(len(g) for g in games):.0f} events per game")
+
+    per_game: list[float] = []
+    best_pass = float("inf")
+    for _ in range(args.repeat):
+        pass_started = time.perf_counter()
+        for events in games:
+            t0 = time.perf_counter()
+            fold(events)
+            per_game.append(time.perf_counter() - t0)
+        best_pass = min(best_pass, time.perf_counter() - pass_started)
+
+    rate = total_events / best_pass
+    median_ms = statistics.median(per_game) * 1000
+    print(f"fold rate: {rate:,.0f} events/s (best of {args.repeat} passes; target >= 150,000)")
+    print(f"median fold of one whole game: {median_ms:.3f} ms (target < 3 ms)")
+
+
+if __name__ == "__main__":
+    main()

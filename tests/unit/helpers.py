@@ -1,0 +1,95 @@
+"""Hand-built positions for the rule tests.
+
+A position is a `GameCreated` whose ``initial_lines`` are chosen by the test
+(every inner slot except the ``open`` ones), folded into a state. Commands are
+then driven through `decide` and applied with `apply_all`, just as the service does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from service.domain.board import geometry
+from service.domain.events import Event, GameCreated, LinePlaced, Point, Seat
+from service.domain.rules import Advance, Command, PlaceLine, decide, legal_actions
+from service.domain.state import GameState, apply_all, fold
+
+SEATS = {
+    "vs_computer": (Seat("Ada", "human"), Seat("Computer", "computer", "hard")),
+    "two_players": (Seat("Ada", "human"), Seat("Bob", "human")),
+    "computer_vs_computer": (
+        Seat("Computer 1 (easy)", "computer", "easy"),
+        Seat("Computer 2 (hard)", "computer", "hard"),
+    ),
+}
+
+
+def created(
+    open_slots: Iterable[Point] = (),
+    size: tuple[int, int] = (7, 7),
+    mode: str = "vs_computer",
+    seed: int = 1,
+    drawn: Iterable[Point] | None = None,
+) -> GameCreated:
+    """A game whose initial lines are `drawn`, or else every inner slot but `open_slots`."""
+    height, width = size
+    g = geometry(height, width)
+    if drawn is None:
+        keep_open = set(open_slots)
+        drawn = [p for p in map(g.xy, g.inner_slots) if p not in keep_open]
+    difficulty = "none" if mode == "two_players" else "hard"
+    return GameCreated(
+        seed=seed,
+        height=height,
+        width=width,
+        mode=mode,
+        difficulty=difficulty,
+        seats=SEATS[mode],
+        initial_lines=tuple(sorted(drawn)),
+    )
+
+
+def position(open_slots: Iterable[Point] = (), **kwargs: object) -> tuple[GameState, list[Event]]:
+    """The folded start state of `created(...)` and its one-event stream."""
+    events: list[Event] = [created(open_slots, **kwargs)]  # type: ignore[arg-type]
+    return fold(events), events
+
+
+class Game:
+    """A state plus its stream, driven by commands for the seat whose turn it is."""
+
+    def __init__(self, state: GameState, events: list[Event]) -> None:
+        self.state = state
+        self.events = list(events)
+
+    @classmethod
+    def at(cls, open_slots: Iterable[Point] = (), **kwargs: object) -> Game:
+        return cls(*position(open_slots, **kwargs))
+
+    def run(self, command: Command) -> list[Event]:
+        decided = decide(self.state, command)
+        self.state = apply_all(self.state, decided)
+        self.events += decided
+        return decided
+
+    def line(self, x: int, y: int) -> list[Event]:
+        return self.run(PlaceLine(self.state.turn, x, y))
+
+    def advance(self) -> list[Event]:
+        return self.run(Advance(self.state.turn))
+
+    def to_stage(self, stage: int) -> None:
+        """Advance (placing a stage-2 line if needed) until the current seat is in `stage`."""
+        while self.state.stage != stage:
+            if self.state.stage == 2 and not self.state.stage2_line_placed:
+                self.line(*legal_actions(self.state).lines[0])
+            else:
+                self.advance()
+
+
+def placed(events: Iterable[Event]) -> list[LinePlaced]:
+    return [e for e in events if isinstance(e, LinePlaced)]
+
+
+def of_type(events: Iterable[Event], cls: type[Event]) -> list[Event]:
+    return [e for e in events if isinstance(e, cls)]

@@ -1,0 +1,136 @@
+"""RULES I: the start of a game."""
+
+import random
+
+import pytest
+
+from service.domain import rules as rules_module
+from service.domain.board import geometry
+from service.domain.events import GameCreated, PieceInserted
+from service.domain.players import Greedy, play_turn
+from service.domain.rules import Advance, NewGame, RuleViolation, decide, start_game
+from service.domain.state import EMPTY, SEAT1, SYSTEM, apply_all, fold
+
+
+def _start(seed=5, **kwargs):
+    (game,) = start_game(NewGame(seed=seed, player_name="Ada", **kwargs))
+    return game, fold([game])
+
+
+def test_rule_I1_all_50_outer_walls_are_drawn_on_the_default_field():
+    _, state = _start()
+    g = state.geometry
+    assert len(g.wall_slots) == 50
+    assert all(state.lines[i] == SYSTEM for i in g.wall_slots)
+    walls = {g.xy(i) for i in g.wall_slots}
+    assert (1, 0) in walls and (31, 18) in walls and (0, 17) in walls and (32, 1) in walls
+    assert (1, 2) not in walls and (2, 1) not in walls
+
+
+@pytest.mark.parametrize("size, walls", [((7, 7), 12), ((9, 11), 18), ((41, 81), 120)])
+def test_rule_I1_walls_enclose_any_field(size, walls):
+    _, state = _start(height=size[0], width=size[1])
+    g = state.geometry
+    assert len(g.wall_slots) == walls
+    assert all(state.lines[i] == SYSTEM for i in g.wall_slots)
+
+
+def test_rule_I2_ninety_distinct_random_inner_lines_on_the_default_field():
+    game, state = _start(seed=11)
+    g = state.geometry
+    inner = {g.xy(i) for i in g.inner_slots}
+    assert len(inner) == 263
+    assert len(game.initial_lines) == 90
+    assert len(set(game.initial_lines)) == 90
+    assert set(game.initial_lines) <= inner
+    drawn_inner = [i for i in g.inner_slots if state.lines[i] != EMPTY]
+    assert len(drawn_inner) == 90
+    assert state.empty_slots == 263 - 90
+
+
+def _inner_slot_count(height: int, width: int) -> int:
+    rows, cols = (height + 1) // 2, (width + 1) // 2  # dots
+    slots = rows * (cols - 1) + (rows - 1) * cols
+    walls = 2 * (cols - 1) + 2 * (rows - 1)
+    return slots - walls
+
+
+@pytest.mark.parametrize(
+    "size, expected", [((19, 33), 90), ((7, 7), 4), ((9, 9), 8), ((13, 21), 36), ((41, 81), 527)]
+)
+def test_rule_I2_initial_lines_scale_with_the_inner_slot_count(size, expected):
+    inner = _inner_slot_count(*size)
+    assert len(geometry(*size).inner_slots) == inner
+    assert round(90 * inner / 263) == expected
+    game, _ = _start(height=size[0], width=size[1])
+    assert len(game.initial_lines) == expected
+    assert len(set(game.initial_lines)) == expected
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_rule_I3_boxes_formed_at_the_start_are_ownerless(seed):
+    # A dense start on a small field forms boxes for most seeds.
+    _, state = _start(seed=seed, height=7, width=11)
+    g = state.geometry
+    formed = [b for b in g.boxes if state.sides[b] == 4]
+    assert all(state.owners[b] == SYSTEM for b in formed)
+    assert all(state.owners[b] == EMPTY for b in g.boxes if state.sides[b] < 4)
+    assert state.ownerless == len(formed)
+    assert state.scores == [0, 0] and state.squares == [0, 0]
+
+
+def test_rule_I3_a_start_with_formed_boxes_exists_and_they_score_for_nobody():
+    seeds_with_boxes = [s for s in range(50) if _start(seed=s, height=7, width=7)[1].ownerless]
+    assert seeds_with_boxes  # the dense 7x7 start forms boxes for some seeds
+    _, state = _start(seed=seeds_with_boxes[0], height=7, width=7)
+    assert state.ownerless > 0 and state.scores == [0, 0]
+
+
+def test_rule_I4_the_human_moves_first_in_round_1_stage_1():
+    _, state = _start()
+    assert state.seat_info(1).kind == "human"
+    assert (state.turn, state.round, state.stage) == (SEAT1, 1, 1)
+    with pytest.raises(RuleViolation) as info:
+        decide(state, Advance(2))
+    assert info.value.code == "not_your_turn"
+
+
+def test_rule_I5_the_same_seed_gives_the_same_initial_lines():
+    assert _start(seed=42)[0] == _start(seed=42)[0]
+    assert _start(seed=42)[0].initial_lines != _start(seed=43)[0].initial_lines
+    assert _start(seed=42)[0].seed == 42
+
+
+def _whole_game(seed: int) -> list:
+    events = start_game(NewGame(seed=seed, player_name="x", mode="computer_vs_computer"))
+    state = fold(events)
+    while not state.over:
+        turn = play_turn(state, Greedy())
+        events += turn
+        state = apply_all(state, turn)
+    return events
+
+
+def test_rule_I5_the_stream_holds_every_random_outcome_and_fold_never_draws_randoms(
+    monkeypatch,
+):
+    events = _whole_game(seed=9)
+    pieces = [e for e in events if isinstance(e, PieceInserted)]
+    assert pieces and all(p.shape and (p.lines or p.skipped) for p in pieces)
+    assert isinstance(events[0], GameCreated) and len(events[0].initial_lines) == 90
+    expected = fold(events)
+
+    class NoRandomness(random.Random):
+        def __init__(self, *args, **kwargs):
+            raise AssertionError("fold must not create a random generator")
+
+    def no_random(*args, **kwargs):
+        raise AssertionError("fold must not draw a random number")
+
+    monkeypatch.setattr(random, "Random", NoRandomness)
+    monkeypatch.setattr(rules_module.random, "Random", NoRandomness)
+    for name in ("random", "randrange", "choice", "sample", "shuffle", "randint"):
+        monkeypatch.setattr(random, name, no_random)
+    with pytest.raises(AssertionError):  # the trap is armed
+        rules_module.game_rng(1, 1, "pieces")
+    assert fold(events) == expected
