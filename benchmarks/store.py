@@ -1,0 +1,190 @@
+"""Event store speed on this disk (prints figures, asserts nothing).
+
+In one run:
+1. raw SQLite transactional inserts/s: plain ``sqlite3``, one row per transaction,
+   into the store's own ``events`` table (same DDL), the store's pragmas (WAL, foreign_keys, busy_timeout, the same ``synchronous``);
+2. events appended/s through `EventStore.append` (one event per transaction:
+   games row locked and checked, event inserted, games row updated, commit);
+3. their ratio (target >= 50%);
+4. the median time to load + fold a stored finished game with the snapshot cache
+   cleared (target < 10 ms), and with a warm cache for comparison.
+
+Usage: ``.venv/bin/python benchmarks/store.py [--events N] [--synchronous FULL|NORMAL]
+[--dir DIR]``. The files go to a temp dir under ``instance/`` (the disk the default
+database lives on) and are removed afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from service import config  # noqa: E402
+from service.domain.events import Event  # noqa: E402
+from service.domain.players import Greedy, play_turn  # noqa: E402
+from service.domain.rules import NewGame, start_game  # noqa: E402
+from service.domain.state import GameState, apply_all, fold  # noqa: E402
+from service.store import SQLITE_BUSY_TIMEOUT_MS, EventStore, migrate  # noqa: E402
+
+
+class RawSqlite:
+    """Plain sqlite3, one row per transaction, the store's pragmas."""
+
+    PAYLOAD = '{"seat":1,"x":5,"y":4,"stage":1,"squares":[[5,3,"P"]],"penalty":false}'
+
+    def __init__(self, path: Path, synchronous: str, ddl: str) -> None:
+        self.conn = sqlite3.connect(path, isolation_level=None)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+        self.conn.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        self.conn.execute(f"PRAGMA synchronous={synchronous}")
+        self.conn.execute(ddl)  # the store's own events table, as migrated
+        self.seq = 0
+
+    def insert(self, n: int) -> float:
+        """Seconds for `n` single-row transactions."""
+        conn = self.conn
+        start = time.perf_counter()
+        for _ in range(n):
+            self.seq += 1
+            conn.execute("BEGIN")
+            conn.execute(
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
+                ("g", self.seq, "line_placed", 1, self.PAYLOAD, "2026-11-22 23:00:00.000000"),
+            )
+            conn.execute("COMMIT")
+        return time.perf_counter() - start
+
+
+def finished_game(seed: int) -> list[Event]:
+    events = start_game(NewGame(seed=seed, player_name="Bench", mode="computer_vs_computer"))
+    state = fold(events)
+    while not state.over:
+        turn = play_turn(state, Greedy())
+        events += turn
+        state = apply_all(state, turn)
+    return events
+
+
+def prepared_appends(n: int) -> list[tuple[list[Event], list[GameState]]]:
+    """Enough finished games for `n` single-event appends, with each state after."""
+    games = []
+    total = 0
+    seed = 1
+    while total < n:
+        events = finished_game(seed)
+        states = [fold(events[:1])]
+        for event in events[1:]:
+            states.append(apply_all(states[-1], [event]))
+        games.append((events, states))
+        total += len(events) - 1
+        seed += 1
+    return games
+
+
+class StoreAppends:
+    """`EventStore.append`, one event per transaction, through prepared games."""
+
+    def __init__(self, store: EventStore,
+                 games: list[tuple[list[Event], list[GameState]]]) -> None:
+        self.store = store
+        self.pending: list[tuple[str, Event, GameState, GameState]] = []
+        for events, states in games:
+            game_id = uuid.uuid4().hex
+            store.add_game(game_id, events[:1], states[0], token_hash="x", token_salt="00")
+            self.pending += [
+                (game_id, events[i], states[i - 1], states[i]) for i in range(1, len(events))
+            ]
+        self.pending.reverse()
+
+    def append(self, n: int) -> float:
+        """Seconds for `n` appends."""
+        batch = [self.pending.pop() for _ in range(n)]
+        append = self.store.append
+        start = time.perf_counter()
+        for game_id, event, before, after in batch:
+            append(game_id, before.version, [event], after)
+        return time.perf_counter() - start
+
+
+def load_and_fold_ms(store: EventStore, game_id: str, repeats: int, cold: bool) -> float:
+    times = []
+    store.load_state(game_id)
+    for _ in range(repeats):
+        if cold:
+            store.snapshots.clear()
+        start = time.perf_counter()
+        store.load_state(game_id)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=2000)
+    parser.add_argument("--synchronous", default=None,
+                        help="SQLite synchronous mode (default: the store's, FULL)")
+    parser.add_argument("--dir", default=str(config.INSTANCE_DIR))
+    parser.add_argument("--repeats", type=int, default=50)
+    args = parser.parse_args()
+    if args.synchronous:
+        os.environ["SQUARES_SQLITE_SYNCHRONOUS"] = args.synchronous.upper()
+    from service.store import sqlite_synchronous
+
+    synchronous = sqlite_synchronous()
+    Path(args.dir).mkdir(parents=True, exist_ok=True)
+    workdir = Path(tempfile.mkdtemp(prefix="bench-store-", dir=args.dir))
+    try:
+        games = prepared_appends(args.events)
+        url = f"sqlite:///{workdir / 'store.db'}"
+        migrate(url)
+        with sqlite3.connect(workdir / "store.db") as conn:
+            ddl = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'events'").fetchone()[0]
+        raw = RawSqlite(workdir / "raw.db", synchronous, ddl)
+        store = EventStore.from_url(url)
+        appends = StoreAppends(store, games)
+        # Interleaved in chunks, so that a busy machine slows both sides alike.
+        chunk = 100
+        raw_seconds = store_seconds = 0.0
+        done = 0
+        while done < args.events:
+            n = min(chunk, args.events - done)
+            raw_seconds += raw.insert(n)
+            store_seconds += appends.append(n)
+            done += n
+        raw.conn.close()
+        raw_rate = args.events / raw_seconds
+        through_store = args.events / store_seconds
+
+        events, states = games[0]
+        finished_id = uuid.uuid4().hex
+        store.add_game(finished_id, events, states[-1], token_hash="x", token_salt="00")
+        cold = load_and_fold_ms(store, finished_id, args.repeats, cold=True)
+        warm = load_and_fold_ms(store, finished_id, args.repeats, cold=False)
+        store.dispose()
+
+        print(f"SQLite synchronous={synchronous}, WAL, {args.events} transactions, on {args.dir}")
+        print(f"raw sqlite3 inserts (1 row/transaction):  {raw_rate:8.0f} /s")
+        print(f"store appends (1 event/transaction):      {through_store:8.0f} /s")
+        print(f"ratio store/raw:                          {through_store / raw_rate:8.0%}  "
+              "(target >= 50%)")
+        print(f"load + fold a finished game ({len(events)} events), cache cleared: "
+              f"median {cold:.2f} ms (target < 10 ms)")
+        print(f"load a finished game, snapshot cache warm:          median {warm:.2f} ms")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""Alembic environment: migrates the database given by `service.store.migrate(url)`,
+else ``sqlalchemy.url`` from alembic.ini, else `service.config.database_url()`."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+from collections.abc import Iterator
+from logging.config import fileConfig
+from pathlib import Path
+
+from alembic import context
+from sqlalchemy.engine import Connection
+
+from service import config as app_config
+from service.store import make_engine, metadata
+
+cfg = context.config
+if cfg.config_file_name is not None and not cfg.attributes.get("url"):
+    fileConfig(cfg.config_file_name, disable_existing_loggers=False)
+
+
+def _url() -> str:
+    return (
+        cfg.attributes.get("url")
+        or cfg.get_main_option("sqlalchemy.url")
+        or app_config.database_url()
+    )
+
+
+def run_migrations_offline() -> None:
+    context.configure(
+        url=app_config.sqlalchemy_url(_url()),
+        target_metadata=metadata,
+        literal_binds=True,
+        render_as_batch=True,
+        dialect_opts={"paramstyle": "named"},
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+# Any fixed number: the PostgreSQL advisory lock that serialises concurrent migrations.
+PG_MIGRATION_LOCK = 0x5371_7561
+
+
+@contextlib.contextmanager
+def migration_lock(connection: Connection) -> Iterator[None]:
+    """Serialise migrations of one database across processes (e.g. two server
+    workers starting together): a file lock next to a SQLite file, an advisory lock
+    on PostgreSQL. The second migrator then finds the schema at head."""
+    dialect = connection.dialect.name
+    if dialect == "postgresql":
+        connection.exec_driver_sql(f"SELECT pg_advisory_lock({PG_MIGRATION_LOCK})")
+        connection.commit()
+        try:
+            yield
+        finally:
+            connection.rollback()
+            connection.exec_driver_sql(f"SELECT pg_advisory_unlock({PG_MIGRATION_LOCK})")
+            connection.commit()
+        return
+    database = connection.engine.url.database if dialect == "sqlite" else None
+    if not database or database == ":memory:":
+        yield
+        return
+    with open(Path(database).with_name(Path(database).name + ".migrate-lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def run_migrations_online() -> None:
+    engine = make_engine(_url())
+    try:
+        with engine.connect() as connection, migration_lock(connection):
+            context.configure(
+                connection=connection,
+                target_metadata=metadata,
+                render_as_batch=True,  # SQLite's ALTER TABLE is limited
+                transaction_per_migration=True,
+                # SQLite DDL is transactional too (inside BEGIN): each migration is atomic
+                transactional_ddl=True,
+            )
+            with context.begin_transaction():
+                context.run_migrations()
+    finally:
+        engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

@@ -1,0 +1,56 @@
+"""The service layer's errors: each has a stable ``code``, a ``message`` and ``details``.
+
+The domain's `service.domain.rules.RuleViolation` has the same three attributes
+and passes through the service layer unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class ServiceError(Exception):
+    code: ClassVar[str] = "service_error"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details: dict[str, Any] = details
+
+
+class GameNotFound(ServiceError):
+    code = "game_not_found"
+
+
+class VersionConflict(ServiceError):
+    """Another writer appended first; details: ``current_version``."""
+
+    code = "version_conflict"
+
+
+class TokenMissing(ServiceError):
+    code = "token_missing"
+
+
+class TokenInvalid(ServiceError):
+    code = "token_invalid"
+
+
+class StepOutOfRange(ServiceError):
+    """details: ``version`` (the game's current version)."""
+
+    code = "step_out_of_range"
+
+
+class NotComputerTurn(ServiceError):
+    code = "not_computer_turn"
+
+
+class InvalidStream(ServiceError):
+    """An import that cannot be stored; details: ``line`` (1-based) and ``reason``."""
+
+    code = "invalid_stream"
+
+
+class HighScoreNotFound(ServiceError):
+    code = "high_score_not_found"

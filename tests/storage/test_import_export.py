@@ -1,0 +1,112 @@
+"""Export / import of a game as JSON Lines (one `event_to_json` per line)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from sqlalchemy import func, select
+
+from service.domain.events import event_to_json
+from service.errors import InvalidStream, TokenInvalid
+from service.services import Services
+from service.store import events_table, games_table, high_scores_table
+from tests.factories import EventStreamFactory, GameFactory
+
+
+def _row_counts(services: Services) -> tuple[int, int, int]:
+    with services.store.unit_of_work(write=False) as uow:
+        return tuple(  # type: ignore[return-value]
+            uow.conn.execute(select(func.count()).select_from(t)).scalar_one()
+            for t in (events_table, games_table, high_scores_table)
+        )
+
+
+def test_export_delete_import_gives_byte_identical_lines(services: Services) -> None:
+    game = GameFactory.create(services=services, mode="two_players", second_name="Ayşe Çelik",
+                              player_name="Gülşen İnce", finished=True, small=True)
+    exported = services.export_game(game.game_id)
+    assert exported.endswith("\n") and "Gülşen İnce" in exported  # UTF-8, not \u escapes
+    assert exported.splitlines() == [event_to_json(s.event) for s in game.events]
+
+    services.delete_game(game.game_id)
+    new_id = services.import_game(exported)
+    assert new_id != game.game_id
+    assert services.export_game(new_id) == exported
+    assert services.get_state(new_id) == game.state
+    assert services.get_summary(new_id).status == "finished"
+    entered = sorted((h.seat, h.name) for h in services.high_scores(100) if h.game_id == new_id)
+    assert entered == [(1, "Gülşen İnce"), (2, "Ayşe Çelik")]
+    assert services.verify(new_id) == []
+
+
+def test_an_imported_game_is_read_only(services: Services) -> None:
+    stream = EventStreamFactory.build(turns=1)
+    new_id = services.import_game(stream.jsonl())
+    assert services.get_state(new_id) == stream.state
+    with pytest.raises(TokenInvalid):
+        services.advance(new_id, "any token at all")
+
+
+def _refused(services: Services, text: str) -> InvalidStream:
+    before = _row_counts(services)
+    with pytest.raises(InvalidStream) as caught:
+        services.import_game(text)
+    assert caught.value.code == "invalid_stream"
+    assert _row_counts(services) == before  # nothing written
+    return caught.value
+
+
+def test_import_refuses_bad_input_with_the_line_number(services: Services) -> None:
+    lines = EventStreamFactory.build(turns=1).jsonl().splitlines()
+
+    error = _refused(services, "")
+    assert error.details["line"] == 1
+
+    error = _refused(services, "\n".join([lines[0], lines[1], "{not json", *lines[3:]]))
+    assert error.details["line"] == 3 and "JSON" in error.details["reason"]
+
+    error = _refused(services, "\n".join([lines[0], "[1, 2]"]))
+    assert error.details["line"] == 2
+
+    unknown = json.dumps({"type": "meteor_strike", "v": 1, "data": {}})
+    error = _refused(services, "\n".join([*lines[:4], unknown]))
+    assert error.details["line"] == 5
+
+    error = _refused(services, "\n".join([lines[0], "", lines[1]]))
+    assert error.details["line"] == 2
+
+    newer = json.loads(lines[1])
+    newer["v"] = 99
+    error = _refused(services, "\n".join([lines[0], json.dumps(newer)]))
+    assert error.details["line"] == 2 and "newer" in error.details["reason"]
+
+
+def test_import_refuses_a_stream_that_does_not_replay(services: Services) -> None:
+    lines = EventStreamFactory.build(turns=2).jsonl().splitlines()
+
+    # not starting with game_created
+    error = _refused(services, "\n".join(lines[1:]))
+    assert error.details["line"] == 1
+
+    # the same line twice: the slot is drawn twice
+    placed = next(i for i, line in enumerate(lines) if '"line_placed"' in line)
+    error = _refused(services, "\n".join([*lines[: placed + 1], lines[placed]]))
+    assert error.details["line"] == placed + 2
+
+    # a score that the rules did not decide
+    tampered = json.loads(lines[placed])
+    tampered["data"]["penalty"] = not tampered["data"]["penalty"]
+    text = "\n".join([*lines[:placed], json.dumps(tampered), *lines[placed + 1 :]])
+    error = _refused(services, text)
+    assert error.details["line"] == placed + 1
+    assert error.details["reason"]
+
+
+def test_import_refuses_values_of_the_wrong_kind(services: Services) -> None:
+    lines = EventStreamFactory.build(turns=1).jsonl().splitlines()
+    placed = next(i for i, line in enumerate(lines) if '"line_placed"' in line)
+    wrong = json.loads(lines[placed])
+    wrong["data"]["x"] = "seven"
+    error = _refused(services, "\n".join([*lines[:placed], json.dumps(wrong)]))
+    assert error.details["line"] == placed + 1

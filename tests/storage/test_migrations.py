@@ -1,0 +1,129 @@
+"""Alembic is the only way the schema changes: the migrations build exactly the
+tables the store declares, and downgrade base / upgrade head work with data present."""
+
+from __future__ import annotations
+
+import multiprocessing
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect
+
+from service import config
+from service.services import Services
+from service.store import EventStore, downgrade, make_engine, metadata, migrate
+from tests.factories import GameFactory
+
+E2 = {"Eda Fırat": 200, "Tarık Yolcu": 325, "Sinem Okur": 153, "Ali Okyanus": 26,
+      "Deniz Vadi": 85}
+
+
+def _tables(url: str) -> set[str]:
+    engine = make_engine(url)
+    try:
+        return set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def test_rule_E2_default_high_scores_come_from_the_first_migration(
+    empty_database_url: str,
+) -> None:
+    migrate(empty_database_url)
+    services = Services.from_url(empty_database_url)
+    try:
+        assert {h.name: h.score for h in services.high_scores(100)} == E2
+        assert [h.score for h in services.high_scores()] == sorted(E2.values(), reverse=True)
+    finally:
+        services.store.dispose()
+    migrate(empty_database_url)  # idempotent: never duplicated (RULES E3)
+    services = Services.from_url(empty_database_url)
+    try:
+        assert len(services.high_scores(100)) == 5
+    finally:
+        services.store.dispose()
+
+
+def test_the_migrations_build_exactly_the_declared_schema(empty_database_url: str) -> None:
+    migrate(empty_database_url)
+    engine = make_engine(empty_database_url)
+    try:
+        with engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+    finally:
+        engine.dispose()
+
+
+def test_migration_round_trip_with_data_present(empty_database_url: str) -> None:
+    url = empty_database_url
+    migrate(url)
+    services = Services.from_url(url)
+    game = GameFactory.create(services=services, finished=True, small=True)
+    exported = services.export_game(game.game_id)
+    services.store.dispose()
+
+    downgrade(url, "0001")
+    assert {"events", "games", "high_scores"} <= _tables(url)
+    migrate(url)
+    services = Services.from_url(url)
+    assert services.export_game(game.game_id) == exported
+    assert services.verify() == []
+    services.store.dispose()
+
+    downgrade(url)
+    assert _tables(url) <= {"alembic_version"}
+    migrate(url)
+    services = Services.from_url(url)
+    try:
+        assert services.list_games() == ([], 0)
+        assert {h.name: h.score for h in services.high_scores(100)} == E2
+        new_id = services.import_game(exported)  # the schema takes the data again
+        assert services.export_game(new_id) == exported
+    finally:
+        services.store.dispose()
+
+
+def test_database_url_defaults_to_the_instance_sqlite_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    assert config.database_url() == f"sqlite:///{config.REPO_ROOT / 'instance' / 'squares.db'}"
+    monkeypatch.setenv("DATABASE_URL", "postgresql://u@127.0.0.1:5/db")
+    assert config.database_url() == "postgresql://u@127.0.0.1:5/db"
+    assert config.sqlalchemy_url(config.database_url()) == "postgresql+psycopg://u@127.0.0.1:5/db"
+    assert config.sqlalchemy_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
+
+
+def test_sqlite_connections_use_the_documented_pragmas(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'sub' / 'dir' / 'squares.db'}"  # the directory is created
+    migrate(url)
+    store = EventStore.from_url(url)
+    try:
+        with store.engine.connect() as conn:
+            pragma = {name: conn.exec_driver_sql(f"PRAGMA {name}").scalar()
+                      for name in ("journal_mode", "foreign_keys", "busy_timeout", "synchronous")}
+        assert pragma == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 30000,
+                          "synchronous": 2}  # 2 = FULL
+    finally:
+        store.dispose()
+
+
+def _migrate_in_child(url: str) -> None:
+    migrate(url)
+
+
+def test_two_processes_migrating_a_new_database_together(empty_database_url: str) -> None:
+    """Two server workers starting at once: both succeed, defaults not duplicated (E3)."""
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_migrate_in_child, args=(empty_database_url,)) for _ in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=120)
+    assert [p.exitcode for p in procs] == [0, 0]
+    services = Services.from_url(empty_database_url)
+    try:
+        assert {h.name: h.score for h in services.high_scores(100)} == E2
+    finally:
+        services.store.dispose()
