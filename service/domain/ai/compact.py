@@ -1,0 +1,135 @@
+"""The AI's compact copy of the board (RULES A4): flat arrays and lookup tables.
+
+The projection already keeps ``lines`` and ``sides`` in ``bytearray``s indexed by
+``y * W + x``; the AI copies those two arrays and simulates on them. `Tables`
+turns the `Geometry` dicts into lists indexed by cell, which are faster to read
+in the inner loops.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..board import geometry
+from ..state import GameState
+
+Chain = tuple[int, ...] | None  # box indices of the previous line's regular squares
+
+
+@dataclass(frozen=True)
+class Tables:
+    width: int
+    height: int
+    boxes: tuple[int, ...]
+    slots: tuple[int, ...]
+    sides_of: list[tuple[int, ...]]  # cell -> the box's four side slots (empty if no box)
+    boxes_of: list[tuple[int, ...]]  # cell -> the boxes a slot borders (empty if no slot)
+    nbrs: list[tuple[tuple[int, int], ...]]  # cell -> ((direction, neighbour box), ...)
+    adjacent: frozenset[int]  # index differences of 4-neighbouring boxes
+
+
+@lru_cache(maxsize=16)
+def tables(height: int, width: int) -> Tables:
+    g = geometry(height, width)
+    sides_of: list[tuple[int, ...]] = [()] * g.cells
+    boxes_of: list[tuple[int, ...]] = [()] * g.cells
+    nbrs: list[tuple[tuple[int, int], ...]] = [()] * g.cells
+    for b in g.boxes:
+        sides_of[b] = g.sides_of_box[b]
+        nbrs[b] = g.neighbours[b]
+    for s in g.slots:
+        boxes_of[s] = g.boxes_of_slot[s]
+    return Tables(
+        width=width,
+        height=height,
+        boxes=g.boxes,
+        slots=g.slots,
+        sides_of=sides_of,
+        boxes_of=boxes_of,
+        nbrs=nbrs,
+        adjacent=frozenset((2, -2, 2 * width, -2 * width)),
+    )
+
+
+class Board:
+    """Drawn slots and side counts of one position, with draw/undo."""
+
+    __slots__ = ("t", "lines", "sides")
+
+    def __init__(self, t: Tables, lines: bytearray, sides: bytearray) -> None:
+        self.t = t
+        self.lines = lines
+        self.sides = sides
+
+    @classmethod
+    def of(cls, state: GameState) -> Board:
+        return cls(tables(state.height, state.width), bytearray(state.lines), bytearray(state.sides))
+
+    def copy(self) -> Board:
+        return Board(self.t, bytearray(self.lines), bytearray(self.sides))
+
+    def missing(self, box: int) -> int:
+        """The first empty side of `box` (its only one when it has three sides)."""
+        lines = self.lines
+        for s in self.t.sides_of[box]:
+            if not lines[s]:
+                return s
+        raise ValueError(f"box {box} is already formed")
+
+    def draw(self, slot: int) -> list[int]:
+        """Draw `slot`; return the boxes it formed."""
+        self.lines[slot] = 1
+        sides = self.sides
+        formed = []
+        for b in self.t.boxes_of[slot]:
+            sides[b] += 1
+            if sides[b] == 4:
+                formed.append(b)
+        return formed
+
+    def undo(self, slot: int) -> None:
+        self.lines[slot] = 0
+        sides = self.sides
+        for b in self.t.boxes_of[slot]:
+            sides[b] -= 1
+
+    def three_sided(self) -> list[int]:
+        sides = self.sides
+        return [b for b in self.t.boxes if sides[b] == 3]
+
+    def empty_slots(self) -> list[int]:
+        lines = self.lines
+        return [s for s in self.t.slots if not lines[s]]
+
+    def xy(self, cell: int) -> tuple[int, int]:
+        y, x = divmod(cell, self.t.width)
+        return x, y
+
+
+def regular(formed: list[int], chain: Chain, adjacent: frozenset[int]) -> list[int]:
+    """RULES T2 on box indices; `test_ai_simulation` checks it against `rules.regular_squares`."""
+    if chain is None:
+        return formed
+    return [b for b in formed if any(b - c in adjacent for c in chain)]
+
+
+def starts(board: Board, chain: Chain) -> list[int]:
+    """Boxes one line forms as a regular square: every 3-sided box before the first
+    square of a stage 1, else the 3-sided neighbours of the chain."""
+    if chain is None:
+        return board.three_sided()
+    sides = board.sides
+    found = []
+    for c in chain:
+        for _, nb in board.t.nbrs[c]:
+            if sides[nb] == 3 and nb not in found:
+                found.append(nb)
+    return found
+
+
+def chain_of(state: GameState) -> Chain:
+    if state.chain is None:
+        return None
+    w = state.width
+    return tuple(y * w + x for x, y in state.chain)

@@ -1,0 +1,163 @@
+"""The computer player as a `players.Strategy` (RULES A1-A3), and the hint.
+
+At the start of its stage 1 and stage 2 a computer seat first sends `Explain`
+(RULES A2), then the planned lines, then `Advance`. The plan is cached by the
+state it applies to; called on any other state the player plans afresh, so it
+is also correct when asked in the middle of a turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ..rules import LEVELS, Advance, Command, Explain, PlaceLine, game_rng, regular_squares
+from ..state import GameState
+from . import stage1, stage2
+from .compact import Board, chain_of
+
+TRIALS = {"easy": 5, "moderate": 50, "hard": 500}
+HARD = "hard"
+TIES = 4  # expert: best-scoring stage-1 paths compared by what they leave
+EXPERT_BUDGET = 20_000  # expert: lines its stage-1 search may draw
+
+
+class ComputerPlayer:
+    def __init__(self, level: str, explain: bool = True) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}; one of {', '.join(LEVELS)}")
+        self.level = level
+        self.explain = explain
+        self.stats = stage1.Stats()
+        self._planned: dict[tuple[Any, ...], Command] = {}
+
+    def next_command(self, state: GameState) -> Command:
+        planned = self._planned.pop(_key(state), None)
+        if planned is not None and _still_legal(state, planned):
+            return planned
+        seat = state.turn
+        if state.over or state.stage == 3 or (state.stage == 2 and state.stage2_line_placed):
+            return Advance(seat)
+        explain = self._must_explain(state)
+        if state.stage == 1:
+            search = self.stage1(state)
+            w = state.width
+            commands: list[Command] = [
+                PlaceLine(seat, s % w, s // w) for s in search.best.slots
+            ]
+            commands.append(Advance(seat))
+            if explain:
+                commands.insert(0, self._explain_stage1(state, search))
+        else:
+            extra = self.stage2(state)
+            x, y = extra.slot % state.width, extra.slot // state.width
+            commands = [PlaceLine(seat, x, y)]
+            if explain:
+                commands.insert(0, Explain(seat, self.level, extra.give, x, y, (),
+                                           extra.considered, extra.trials, extra.reason))
+        self._remember(state, commands[1:])
+        return commands[0]
+
+    # -- the two decisions ----------------------------------------------------
+    def stage1(self, state: GameState) -> stage1.Search:
+        board, chain = Board.of(state), chain_of(state)
+        if self.level != "expert":
+            rng = game_rng(state.game.seed, state.version, f"ai:{self.level}:1")
+            return stage1.random_search(board, chain, TRIALS[self.level], rng, self.stats)
+        search = stage1.exhaustive(board, chain, self.stats, EXPERT_BUDGET, ties=TIES - 1)
+        if search.complete:
+            return _least_left(board, search, self.stats)
+        # Out of budget: also run hard's own walks, so expert never scores less.
+        rng = game_rng(state.game.seed, state.version, f"ai:{HARD}:1")
+        walks = stage1.random_search(board, chain, TRIALS[HARD], rng, self.stats)
+        best = walks.best if walks.best.points > search.best.points else search.best
+        return stage1.Search(best, search.starts, search.trials + walks.trials, False)
+
+    def stage2(self, state: GameState) -> stage2.Extra:
+        rng = game_rng(state.game.seed, state.version, f"ai:{self.level}:2")
+        return stage2.choose(Board.of(state), rng, self.stats, sample=self.level == "expert")
+
+    # -- bookkeeping ----------------------------------------------------------
+    def _must_explain(self, state: GameState) -> bool:
+        """Explain once per stage: the seat's latest explanation is of the other
+        stage (or of its previous turn, which always ends with a stage-2 one)."""
+        if not self.explain or state.seat_info(state.turn).kind != "computer":
+            return False
+        latest = state.explanations.get(state.turn)
+        return latest is None or latest.stage != state.stage
+
+    def _explain_stage1(self, state: GameState, search: stage1.Search) -> Explain:
+        best = search.best
+        bx = by = None
+        if best.start is not None:
+            bx, by = best.start % state.width, best.start // state.width
+        if not search.starts:
+            reason = "no box can be formed with one line"
+        elif self.level == "expert":
+            reason = (f"exhaustive search of {search.trials} paths from {search.starts} starts; "
+                      f"of the best, the one leaving the least to give away")
+            if not search.complete:
+                reason += " (search budget reached; hard's random walks added)"
+        else:
+            n = TRIALS[self.level]
+            reason = f"{n} random walks from each of {search.starts} starts"
+        return Explain(state.turn, self.level, best.points, bx, by, best.directions,
+                       search.starts, search.trials, reason)
+
+    def _remember(self, state: GameState, commands: list[Command]) -> None:
+        """Cache `commands` by the states they will be asked on: each one adds one
+        event (stage-1 lines never cost a penalty, so no automatic advance)."""
+        self._planned.clear()
+        version, empty = state.version, state.empty_slots
+        for command in commands:
+            version += 1
+            key = (state.game, version, state.turn, state.stage, empty)
+            self._planned[key] = command
+            if isinstance(command, PlaceLine):
+                empty -= 1
+            else:
+                break
+
+
+def _least_left(board: Board, search: stage1.Search, stats: stage1.Stats) -> stage1.Search:
+    """Expert: of the paths that score the most, the one after which the least
+    can be given away by the best stage-2 line (ties: the first found)."""
+    if not search.ties:
+        return search
+    best, least = search.best, None
+    for path in (search.best, *search.ties):
+        after = board.copy()
+        for s in path.slots:
+            after.draw(s)
+        if not after.empty_slots():
+            return replace(search, best=path, ties=())
+        ranked, _ = stage2.least_give_away(after, stats)
+        give = min(g for g, _ in ranked)
+        if least is None or give < least:
+            best, least = path, give
+    return replace(search, best=best, ties=())
+
+
+def _key(state: GameState) -> tuple[Any, ...]:
+    return (state.game, state.version, state.turn, state.stage, state.empty_slots)
+
+
+def _still_legal(state: GameState, command: Command) -> bool:
+    if isinstance(command, PlaceLine):
+        if state.line_at(command.x, command.y):
+            return False
+        if state.stage == 1:
+            return bool(regular_squares(state.chain, state.completing_boxes(command.x, command.y)))
+        return state.stage == 2 and not state.stage2_line_placed
+    if isinstance(command, Advance):
+        return state.stage == 1
+    return False
+
+
+def strategy_for(level: str) -> ComputerPlayer:
+    return ComputerPlayer(level)
+
+
+def hint(state: GameState) -> Command:
+    """The expert's next command for whoever is to move (never an `Explain`)."""
+    return ComputerPlayer("expert", explain=False).next_command(state)

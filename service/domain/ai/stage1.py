@@ -1,0 +1,222 @@
+"""Stage 1 (RULES A1): the best squaring path from a position.
+
+A path is the list of lines a player draws in one stage 1; each line forms the
+box chosen as the next target (and maybe the box across it). Random walks
+follow A1 literally; the exhaustive search (expert) tries every path.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .compact import Board, Chain, starts
+
+
+@dataclass(frozen=True)
+class Path:
+    points: int  # regular squares it scores
+    start: int | None  # box index of the first target
+    directions: tuple[int, ...]  # RULES F3, from a regular square of the previous line
+    slots: tuple[int, ...]  # the lines, in order
+
+
+NO_PATH = Path(0, None, (), ())
+
+
+@dataclass
+class Stats:
+    """Work counters (the benchmark prints them)."""
+
+    walks: int = 0  # random walks actually simulated
+    nodes: int = 0  # lines drawn by the exhaustive search
+    leaves: int = 0  # complete paths the exhaustive search reached
+
+
+@dataclass(frozen=True)
+class Search:
+    best: Path
+    starts: int
+    trials: int
+    complete: bool = True  # False when the exhaustive search ran out of budget
+    ties: tuple[Path, ...] = field(default=())  # other paths as good as `best`
+
+
+def walk(board: Board, start: int, chain: Chain, rng: random.Random) -> tuple[Path, bool]:
+    """One A1 walk from `start`; also whether it met a fork (a random choice)."""
+    t = board.t
+    lines = bytearray(board.lines)
+    sides = bytearray(board.sides)
+    sides_of, boxes_of, nbrs, adjacent = t.sides_of, t.boxes_of, t.nbrs, t.adjacent
+    target = start
+    points = 0
+    slots: list[int] = []
+    directions: list[int] = []
+    forked = False
+    while True:
+        for s in sides_of[target]:
+            if not lines[s]:
+                break
+        lines[s] = 1
+        slots.append(s)
+        formed = []
+        for b in boxes_of[s]:
+            sides[b] += 1
+            if sides[b] == 4:
+                formed.append(b)
+        if chain is not None:
+            formed = [b for b in formed if any(b - c in adjacent for c in chain)]
+        points += len(formed)
+        chain = formed
+        options = [(d, nb) for c in formed for d, nb in nbrs[c] if sides[nb] == 3]
+        if not options:
+            return Path(points, start, tuple(directions), tuple(slots)), forked
+        if len(options) == 1:
+            d, target = options[0]
+        else:
+            forked = True
+            d, target = options[rng.randrange(len(options))]
+        directions.append(d)
+
+
+def random_search(board: Board, chain: Chain, n: int, rng: random.Random, stats: Stats) -> Search:
+    """A1: `n` walks from every start; the best path (ties: the first found).
+
+    A walk that meets no fork is the only walk its start has, so the other n - 1
+    trials of that start would repeat it exactly; they are counted, not re-run.
+    """
+    found = starts(board, chain)
+    best = NO_PATH
+    for b in found:
+        for _ in range(n):
+            path, forked = walk(board, b, chain, rng)
+            stats.walks += 1
+            if path.points > best.points:
+                best = path
+            if not forked:
+                break
+    return Search(best, len(found), len(found) * n)
+
+
+class _Stop(Exception):
+    pass
+
+
+def exhaustive(
+    board: Board,
+    chain: Chain,
+    stats: Stats,
+    budget: int = 20_000,
+    enough: int | None = None,
+    ties: int = 0,
+    only: list[int] | None = None,
+    touched: set[int] | None = None,
+) -> Search:
+    """Every path, depth first, with a bound; stops at `budget` lines drawn or as
+    soon as a path scores `enough`. Keeps up to `ties` more paths that score as
+    much as the best one and end on a different board. `only` limits the starts;
+    `touched` (given: no pruning) collects every box whose sides the search read
+    or changed, so a line away from them cannot change the result.
+
+    Bound: a line forms its target and adds a side to at most one other box, and
+    every line forms a box, so the boxes a path forms satisfy
+    sum(2 - sides_before) <= 0: each box that starts with fewer than two sides
+    must be paid for by a 3-sided one. Hence the squares still to come are at
+    most n2 + 2 * n3 (unformed boxes with 2 and 3 sides now).
+    """
+    t = board.t
+    work = board.copy()
+    lines, sides = work.lines, work.sides
+    sides_of, boxes_of, nbrs, adjacent = t.sides_of, t.boxes_of, t.nbrs, t.adjacent
+    n2 = sum(1 for b in t.boxes if sides[b] == 2)
+    n3 = sum(1 for b in t.boxes if sides[b] == 3)
+    best = NO_PATH
+    equal: list[Path] = []
+    seen: set[frozenset[int]] = set()
+    nodes = leaves = 0
+    slots: list[int] = []
+    directions: list[int] = []
+    start = -1
+
+    def go(target: int, chain: Chain, points: int) -> None:
+        nonlocal n2, n3, best, equal, seen, nodes, leaves
+        nodes += 1
+        if nodes > budget:
+            raise _Stop
+        for s in sides_of[target]:
+            if not lines[s]:
+                break
+        lines[s] = 1
+        formed = []
+        if touched is not None:
+            touched.update(boxes_of[s])
+            touched.update(nb for c in boxes_of[s] for _, nb in nbrs[c])
+        for b in boxes_of[s]:
+            old = sides[b]
+            sides[b] = old + 1
+            if old == 3:
+                n3 -= 1
+                formed.append(b)
+            elif old == 2:
+                n2 -= 1
+                n3 += 1
+            elif old == 1:
+                n2 += 1
+        if chain is not None:
+            formed = [b for b in formed if any(b - c in adjacent for c in chain)]
+        points += len(formed)
+        slots.append(s)
+        try:
+            options = [(d, nb) for c in formed for d, nb in nbrs[c] if sides[nb] == 3]
+            if not options:
+                leaves += 1
+                if points > best.points:
+                    best = Path(points, start, tuple(directions), tuple(slots))
+                    equal, seen = [], {frozenset(slots)}
+                    if enough is not None and points >= enough:
+                        raise _Stop
+                elif (ties and points == best.points and len(equal) < ties
+                      and frozenset(slots) not in seen):
+                    seen.add(frozenset(slots))
+                    equal.append(Path(points, start, tuple(directions), tuple(slots)))
+            for d, nb in options:
+                if touched is None and points + n2 + 2 * n3 < best.points + (0 if ties else 1):
+                    break
+                directions.append(d)
+                go(nb, formed, points)
+                directions.pop()
+        finally:
+            slots.pop()
+            lines[s] = 0
+            for b in boxes_of[s]:
+                old = sides[b]
+                sides[b] = old - 1
+                if old == 4:
+                    n3 += 1
+                elif old == 3:
+                    n3 -= 1
+                    n2 += 1
+                elif old == 2:
+                    n2 -= 1
+
+    found = starts(board, chain) if only is None else only
+    complete = True
+    try:
+        for b in found:
+            if touched is None and best.points >= n2 + 2 * n3:
+                break
+            start = b
+            go(b, chain, 0)
+    except _Stop:
+        complete = nodes <= budget
+    except RecursionError:  # a path longer than Python's stack: let the caller fall back
+        complete = False
+    stats.nodes += min(nodes, budget)
+    stats.leaves += leaves
+    return Search(best, len(found), leaves, complete, tuple(equal))
+
+
+def best_points(board: Board, stats: Stats, enough: int | None = None, budget: int = 4_000) -> int:
+    """The most a player could score in a fresh stage 1 here (at least `enough`
+    means "that much or more": the search stops there)."""
+    return exhaustive(board, None, stats, budget, enough).best.points
