@@ -277,7 +277,7 @@ def _configure_sqlite(engine: Engine) -> None:
         )
 
 
-def _alembic_config(url: str) -> AlembicConfig:
+def alembic_config(url: str) -> AlembicConfig:
     cfg = AlembicConfig()
     cfg.set_main_option("script_location", str(config.MIGRATIONS_DIR))
     cfg.attributes["url"] = url
@@ -286,12 +286,12 @@ def _alembic_config(url: str) -> AlembicConfig:
 
 def migrate(url: str | None = None, revision: str = "head") -> None:
     """Run Alembic ``upgrade <revision>`` (default head) on `url`."""
-    alembic_command.upgrade(_alembic_config(url or config.database_url()), revision)
+    alembic_command.upgrade(alembic_config(url or config.database_url()), revision)
 
 
 def downgrade(url: str | None = None, revision: str = "base") -> None:
     """Run Alembic ``downgrade <revision>`` (default base: drops every table)."""
-    alembic_command.downgrade(_alembic_config(url or config.database_url()), revision)
+    alembic_command.downgrade(alembic_config(url or config.database_url()), revision)
 
 
 # -- records handed out -----------------------------------------------------------

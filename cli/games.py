@@ -1,0 +1,179 @@
+"""``squares games``: list, show, delete, prune, export and import games."""
+
+from __future__ import annotations
+
+import re
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import click
+
+from service.domain.render import render, render_board
+from service.services import GameSummary
+
+from .context import AppContext, pass_app
+from .output import CliFailure, echo_json, fmt_time, require_yes, table
+
+STATUSES = {"unfinished": "active", "active": "active", "finished": "finished"}
+DURATION_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+_DURATION = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$", re.IGNORECASE)
+
+
+def parse_duration(text: str) -> timedelta:
+    """``45m``, ``12h``, ``30d``, ``2w`` -> a timedelta; ValueError otherwise."""
+    match = _DURATION.match(text)
+    if match is None:
+        raise ValueError(f"{text!r} is not a duration like 45m, 12h, 30d or 2w")
+    amount, unit = int(match.group(1)), match.group(2).lower()
+    return timedelta(**{DURATION_UNITS[unit]: amount})
+
+
+class DurationType(click.ParamType):
+    name = "duration"
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> timedelta:
+        if isinstance(value, timedelta):
+            return value
+        try:
+            return parse_duration(str(value))
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+def scores_text(summary: GameSummary) -> str:
+    return f"{summary.scores[0]}:{summary.scores[1]}"
+
+
+def players_text(summary: GameSummary) -> str:
+    return f"{summary.player_name} vs {summary.second_name}"
+
+
+def outcome_text(summary: GameSummary) -> str:
+    if summary.status != "finished":
+        return f"active (round {summary.round}, seat {summary.turn}, stage {summary.stage})"
+    if summary.winner == 0:
+        return "finished, draw"
+    winner = summary.player_name if summary.winner == 1 else summary.second_name
+    return f"finished, {winner} won"
+
+
+@click.group()
+def games() -> None:
+    """List and manage stored games."""
+
+
+@games.command("list")
+@click.option("--status", type=click.Choice(sorted(STATUSES)), default=None,
+              help="Only unfinished (active) or finished games.")
+@click.option("--player", metavar="NAME", default=None, help="Either seat's name.")
+@click.option("--limit", type=click.IntRange(1, 10_000), default=20, show_default=True)
+@click.option("--offset", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_app
+def list_games(app: AppContext, status: str | None, player: str | None, limit: int,
+               offset: int, as_json: bool) -> None:
+    """List games, newest first."""
+    with app.services() as services:
+        found, total = services.list_games(
+            status=STATUSES[status] if status else None, player=player,
+            limit=limit, offset=offset,
+        )
+    if as_json:
+        echo_json({"total": total, "limit": limit, "offset": offset, "games": found})
+        return
+    if not found:
+        click.echo("no games" if total == 0 else f"no games at offset {offset} (total {total})")
+        return
+    rows = [
+        (g.game_id, players_text(g), g.mode, g.difficulty, g.status, scores_text(g), g.version,
+         fmt_time(g.created_at))
+        for g in found
+    ]
+    click.echo(table(
+        ("id", "player", "mode", "difficulty", "status", "scores", "version", "created"),
+        rows, align_right=(6,),
+    ))
+    click.echo(f"{offset + 1}-{offset + len(found)} of {total} games")
+
+
+@games.command()
+@click.argument("game_id", metavar="ID")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_app
+def show(app: AppContext, game_id: str, as_json: bool) -> None:
+    """Show a game's summary and its board."""
+    with app.services() as services:
+        summary = services.get_summary(game_id)
+        state = services.get_state(game_id)
+    if as_json:
+        echo_json({"game": summary, "board": render_board(state).split("\n")})
+        return
+    click.echo(f"game       {summary.game_id}")
+    click.echo(f"mode       {summary.mode} (difficulty {summary.difficulty})")
+    click.echo(f"players    {summary.player_name} (P) vs {summary.second_name} (C)")
+    click.echo(f"status     {outcome_text(summary)}")
+    click.echo(f"scores     {scores_text(summary)}  squares {summary.squares[0]}:"
+               f"{summary.squares[1]}  ownerless {summary.ownerless}")
+    click.echo(f"events     {summary.version}")
+    click.echo(f"created    {fmt_time(summary.created_at)}")
+    click.echo(f"finished   {fmt_time(summary.finished_at)}")
+    click.echo("")
+    click.echo(render(state, color=True))
+
+
+@games.command()
+@click.argument("game_id", metavar="ID")
+@click.option("--yes", is_flag=True, help="Confirm the deletion.")
+@pass_app
+def delete(app: AppContext, game_id: str, yes: bool) -> None:
+    """Delete a game and its events (its high scores stay)."""
+    require_yes(yes)
+    with app.services() as services:
+        services.delete_game(game_id)
+    click.echo(f"deleted game {game_id}")
+
+
+@games.command()
+@click.option("--unfinished-older-than", "older_than", type=DurationType(), required=True,
+              help="Age of the last move: 45m, 12h, 30d, 2w.")
+@click.option("--yes", is_flag=True, help="Confirm the deletion.")
+@pass_app
+def prune(app: AppContext, older_than: timedelta, yes: bool) -> None:
+    """Delete unfinished games whose last move is older than a duration."""
+    require_yes(yes)
+    with app.services() as services:
+        count = services.prune_unfinished(older_than)
+    click.echo(f"pruned {count} unfinished game{'' if count == 1 else 's'}")
+
+
+@games.command()
+@click.argument("game_id", metavar="ID")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to FILE instead of stdout.")
+@pass_app
+def export(app: AppContext, game_id: str, output: Path | None) -> None:
+    """Export a game's events as JSON Lines."""
+    with app.services() as services:
+        text = services.export_game(game_id)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    output.write_bytes(text.encode("utf-8"))
+    click.echo(f"wrote {text.count(chr(10))} events to {output}", err=True)
+
+
+@games.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@pass_app
+def import_game(app: AppContext, file: str) -> None:
+    """Import a JSON Lines export as a new game (read-only); prints its id."""
+    data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CliFailure(f"{file} is not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
+    with app.services() as services:
+        new_id = services.import_game(text)
+    click.echo(new_id)

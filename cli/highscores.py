@@ -1,0 +1,78 @@
+"""``squares highscores``: the high score table (RULES E)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import click
+
+from service.services import HighScore
+
+from .context import AppContext, pass_app
+from .output import echo_json, fmt_time, require_yes, table
+
+
+def high_score_table(entries: Sequence[HighScore]) -> str:
+    rows = [
+        (rank, e.name, e.score, e.difficulty, fmt_time(e.created_at), e.game_id or "-", e.id)
+        for rank, e in enumerate(entries, start=1)
+    ]
+    return table(("#", "name", "score", "difficulty", "date", "game", "id"), rows,
+                 align_right=(0, 2, 6))
+
+
+@click.group()
+def highscores() -> None:
+    """Show and edit the high score table."""
+
+
+@highscores.command("list")
+@click.option("--limit", type=click.IntRange(1, 10_000), default=10, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_app
+def list_high_scores(app: AppContext, limit: int, as_json: bool) -> None:
+    """The best scores, highest first."""
+    with app.services() as services:
+        entries = services.high_scores(limit)
+    if as_json:
+        echo_json(entries)
+    elif entries:
+        click.echo(high_score_table(entries))
+    else:
+        click.echo("the high score table is empty")
+
+
+@highscores.command(context_settings={"ignore_unknown_options": True})
+@click.argument("name")
+@click.argument("score", type=int)
+@click.option("--difficulty", default="manual", show_default=True)
+@pass_app
+def add(app: AppContext, name: str, score: int, difficulty: str) -> None:
+    """Add an entry by hand (SCORE may be negative)."""
+    with app.services() as services:
+        entry = services.add_high_score(name, score, difficulty)
+    click.echo(f"added high score {entry.id}: {entry.name} {entry.score}")
+
+
+@highscores.command()
+@click.argument("entry_id", metavar="ID", type=int)
+@click.option("--yes", is_flag=True, help="Confirm the deletion.")
+@pass_app
+def remove(app: AppContext, entry_id: int, yes: bool) -> None:
+    """Remove one entry (ID as shown by `highscores list`)."""
+    require_yes(yes)
+    with app.services() as services:
+        services.remove_high_score(entry_id)
+    click.echo(f"removed high score {entry_id}")
+
+
+@highscores.command()
+@click.option("--yes", is_flag=True, help="Confirm: every entry is replaced.")
+@pass_app
+def reset(app: AppContext, yes: bool) -> None:
+    """Back to the default table of RULES E2 (entries from games go too)."""
+    require_yes(yes, "reset the high scores")
+    with app.services() as services:
+        services.reset_high_scores()
+        entries = services.high_scores(100)
+    click.echo(f"high scores reset to the {len(entries)} default entries")

@@ -1,0 +1,82 @@
+"""``squares serve``: migrate, then run gunicorn (or a single-process fallback)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+
+import click
+
+from service import config
+
+from .context import AppContext, pass_app
+from .output import safe_url
+
+
+def gunicorn_available() -> bool:
+    return importlib.util.find_spec("gunicorn") is not None
+
+
+def wsgi_target() -> str:
+    """``wsgi:app`` from the repository root, else the app factory itself."""
+    if (config.REPO_ROOT / "wsgi.py").exists():
+        return "wsgi:app"
+    return "service.app:create_app()"
+
+
+def gunicorn_cli_flags() -> set[str]:
+    """The command-line flags this gunicorn knows."""
+    from gunicorn.config import KNOWN_SETTINGS
+
+    return {flag for setting in KNOWN_SETTINGS for flag in (setting.cli or [])}
+
+
+def gunicorn_argv(host: str, port: int, workers: int) -> list[str]:
+    argv = [
+        sys.executable, "-m", "gunicorn",
+        "--workers", str(workers),
+        "--bind", f"{host}:{port}",
+        "--chdir", str(config.REPO_ROOT),
+        "--access-logfile", "-",
+    ]
+    # Newer gunicorns open a control socket at one fixed path in $HOME; two servers
+    # (or tests) would fight over it, and nothing here uses it.
+    if "--no-control-socket" in gunicorn_cli_flags():
+        argv.append("--no-control-socket")
+    return [*argv, wsgi_target()]
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64),
+              help="gunicorn worker processes.")
+@click.option("--no-gunicorn", "single", is_flag=True,
+              help="Serve from this process with werkzeug instead of gunicorn.")
+@pass_app
+def serve(app: AppContext, host: str, port: int, workers: int, single: bool) -> None:
+    """Serve the game over HTTP (migrates the database first).
+
+    Uses gunicorn when it is installed (``--no-gunicorn`` or a missing gunicorn:
+    werkzeug's single-process server).
+    """
+    app.migrate()
+    os.environ["DATABASE_URL"] = app.url  # create_app() reads it (also in gunicorn workers)
+    if not single and gunicorn_available():
+        argv = gunicorn_argv(host, port, workers)
+        click.echo(f"serving {safe_url(app.url)} with gunicorn on http://{host}:{port}", err=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.chdir(config.REPO_ROOT)
+        os.execve(sys.executable, argv, os.environ)
+    _run_single(app.url, host, port)
+
+
+def _run_single(url: str, host: str, port: int) -> None:
+    from werkzeug.serving import run_simple
+
+    from service.app import create_app
+
+    click.echo(f"serving on http://{host}:{port} (single process)", err=True)
+    run_simple(host, port, create_app({"DATABASE_URL": url}), threaded=True)

@@ -1,0 +1,72 @@
+"""``squares highscores``: list, add, remove, reset (RULES E2 defaults)."""
+
+from __future__ import annotations
+
+import json
+
+from service.services import Services
+from tests.cli.conftest import Run
+
+DEFAULTS = [("Tarık Yolcu", 325), ("Eda Fırat", 200), ("Sinem Okur", 153),
+            ("Deniz Vadi", 85), ("Ali Okyanus", 26)]
+
+
+def _entries(run: Run, *args: str) -> list[dict[str, object]]:
+    result = run("highscores", "list", "--json", *args)
+    assert result.exit_code == 0
+    return json.loads(result.stdout)  # type: ignore[no-any-return]
+
+
+def test_a_new_database_lists_the_default_table(run: Run) -> None:
+    result = run("highscores", "list")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["#", "name", "score", "difficulty", "date", "game", "id"]
+    assert "Tarık Yolcu" in lines[2] and "325" in lines[2]
+    assert "Ali Okyanus" in lines[-1]
+    assert [(e["name"], e["score"]) for e in _entries(run)] == DEFAULTS
+
+
+def test_add_remove_and_limit(run: Run) -> None:
+    result = run("highscores", "add", "Zeynep Şahin", "999", "--difficulty", "hard")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("added high score ") and "Zeynep Şahin 999" in result.stdout
+    entries = _entries(run, "--limit", "2")
+    assert [(e["name"], e["score"], e["difficulty"]) for e in entries] == [
+        ("Zeynep Şahin", 999, "hard"), ("Tarık Yolcu", 325, "default")]
+    assert run("highscores", "add", "Minus", "-3").exit_code == 0
+    assert _entries(run, "--limit", "100")[-1]["score"] == -3
+
+    entry_id = str(entries[0]["id"])
+    result = run("highscores", "remove", entry_id)
+    assert result.exit_code == 2 and "refusing to delete without --yes" in result.stderr
+    assert run("highscores", "remove", entry_id, "--yes").stdout == f"removed high score {entry_id}\n"
+    assert _entries(run)[0]["name"] == "Tarık Yolcu"
+
+    result = run("highscores", "remove", entry_id, "--yes")
+    assert result.exit_code == 1 and result.stderr == f"error: no high score {entry_id}\n"
+
+
+def test_add_refuses_a_bad_name_or_score(run: Run) -> None:
+    result = run("highscores", "add", "x" * 40, "10")
+    assert result.exit_code == 1 and "invalid_name" in result.stderr
+    result = run("highscores", "add", "Ali", "many")
+    assert result.exit_code == 2
+
+
+def test_reset_needs_yes_and_restores_the_defaults(run: Run, services: Services) -> None:
+    services.add_high_score("Ayşe", 500)
+    result = run("highscores", "reset")
+    assert result.exit_code == 2
+    assert result.stderr == "error: refusing to reset the high scores without --yes\n"
+    assert len(_entries(run)) == 6
+    result = run("highscores", "reset", "--yes")
+    assert result.exit_code == 0 and result.stdout == "high scores reset to the 5 default entries\n"
+    assert [(e["name"], e["score"]) for e in _entries(run)] == DEFAULTS
+
+
+def test_list_of_an_emptied_table(run: Run) -> None:
+    for entry in _entries(run):
+        assert run("highscores", "remove", str(entry["id"]), "--yes").exit_code == 0
+    assert run("highscores", "list").stdout == "the high score table is empty\n"
+    assert _entries(run) == []
