@@ -1,4 +1,4 @@
-"""The Flask application factory."""
+"""The Flask application factory: one `Services` per app, the API and the pages."""
 
 from __future__ import annotations
 
@@ -6,13 +6,32 @@ from typing import Any
 
 from flask import Flask, jsonify
 
+from . import api, web
+from .config import database_url
+from .services import Services
+
+MAX_BODY_BYTES = 64 * 1024
+
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
-    app = Flask(__name__, instance_relative_config=False)
+    """The app on ``DATABASE_URL`` (or ``config["DATABASE_URL"]``).
+
+    The schema is not created here: run ``squares db upgrade`` (``squares serve``
+    does it for you) so that migrations stay the only way the schema changes.
+    """
+    app = Flask(__name__)
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False)
     app.config.update(config or {})
+    url = app.config.get("DATABASE_URL") or database_url()
+    app.config["DATABASE_URL"] = url
+    app.extensions["squares"] = Services.from_url(url)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.compact = True  # type: ignore[attr-defined]
 
     @app.get("/healthz")
     def healthz() -> Any:
         return jsonify(status="ok")
 
+    api.init_app(app)
+    app.register_blueprint(web.bp)
     return app

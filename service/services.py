@@ -274,6 +274,12 @@ class Services:
             return None
         return MoveResult(game_id, stored, after.copy())
 
+    def check_token(self, game_id: str, token: str | None) -> None:
+        """Raise `TokenMissing`/`TokenInvalid` unless `token` is the game's."""
+        with self.store.unit_of_work(write=False) as uow:
+            row = uow.game(game_id)
+        self._check_token(row, token)
+
     def hint(self, game_id: str) -> Command:
         _, state = self._load(game_id)
         if state.over:

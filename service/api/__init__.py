@@ -1,0 +1,66 @@
+"""The JSON API: flask-smorest blueprint, OpenAPI document and a readable API page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, current_app, render_template
+from flask_smorest import Api
+
+from . import errors
+from .routes import blp
+from .schemas import ErrorSchema, HealthSchema
+
+
+class SquaresApi(Api):  # type: ignore[misc]
+    ERROR_SCHEMA = ErrorSchema  # document our one error shape, not flask-smorest's
+
+
+API_CONFIG: dict[str, Any] = {
+    "API_TITLE": "Squares",
+    "API_VERSION": "1",
+    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_URL_PREFIX": "/api",
+    "OPENAPI_JSON_PATH": "openapi.json",
+    # No Swagger UI / ReDoc settings: they load from CDNs; /api/docs is ours.
+    "API_SPEC_OPTIONS": {
+        "components": {
+            "securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}},
+        },
+        "info": {"description": "Every error answers {\"error\": {\"code\", \"message\", "
+                                "\"details\"}}. Moves need the game's token as "
+                                "`Authorization: Bearer <token>`."},
+    },
+}
+
+docs = Blueprint("api_docs", __name__, template_folder="templates")
+
+
+@docs.get("/api/docs")
+def api_page() -> str:
+    spec = current_app.extensions["squares_api"].spec.to_dict()
+    return render_template("api_docs.html", spec=spec)
+
+
+def _document_healthz(app: Flask, api: Api) -> None:
+    """`/healthz` lives in `service.app` (outside the blueprint); the document names it too."""
+    rule = next((r for r in app.url_map.iter_rules() if r.rule == "/healthz"), None)
+    if rule is None:
+        return
+    api.spec.path(rule=rule, operations={"get": {
+        "summary": "Liveness: the process answers (the database is not touched).",
+        "tags": ["health"],
+        "responses": {"200": {"description": "OK", "content": {
+            "application/json": {"schema": HealthSchema}}}},
+    }})
+
+
+def init_app(app: Flask) -> None:
+    for key, value in API_CONFIG.items():
+        app.config.setdefault(key, value)
+    api = SquaresApi(app)
+    api.register_blueprint(blp)
+    _document_healthz(app, api)
+    app.extensions["squares_api"] = api
+    app.register_blueprint(docs)
+    errors.register(app)

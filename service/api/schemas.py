@@ -1,0 +1,271 @@
+"""marshmallow schemas of every request and response; the OpenAPI document comes from these."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
+from ..domain.rules import LEVELS, MODES
+
+# Numbers the database stores as 32-bit integers; larger ones are refused up front.
+INT32_MAX = 2**31 - 1
+SEED_MAX = 2**63 - 1
+NO_CONTROL_CHARACTERS = validate.Regexp(r"^[^\x00-\x1f\x7f]*$",
+                                        error="must not contain control characters")
+
+
+def _int(**kwargs: object) -> fields.Integer:
+    return fields.Integer(strict=True, **kwargs)  # type: ignore[arg-type]
+
+
+def _query_int(**kwargs: object) -> fields.Integer:
+    """An integer in the query string: text, so not strict (``"5"`` is 5, ``"5.5"`` is not)."""
+    return fields.Integer(**kwargs)  # type: ignore[arg-type]
+
+
+def _point() -> fields.List:
+    return fields.List(_int(), validate=validate.Length(equal=2))
+
+
+# -- requests ----------------------------------------------------------------
+
+
+class NewGameSchema(Schema):
+    """Types are checked here (400 ``invalid_request``); values by the rules (422:
+    ``invalid_name``, ``invalid_level``, ``invalid_mode``, ``invalid_field_size``), so
+    the enums and ranges below are documented, not validated, by the schema."""
+
+    player_name = fields.String(
+        required=True,
+        metadata={"description": "1-32 characters after trimming, no control characters"},
+    )
+    difficulty = fields.String(load_default="moderate", metadata={"enum": list(LEVELS)})
+    mode = fields.String(load_default="vs_computer", metadata={"enum": list(MODES)})
+    seed = _int(load_default=None, allow_none=True, validate=validate.Range(0, SEED_MAX),
+                metadata={"description": "same seed, same random lines and pieces"})
+    height = _int(load_default=DEFAULT_HEIGHT,
+                  metadata={"description": f"odd, {MIN_SIZE}..{MAX_HEIGHT} (RULES F1)",
+                            "minimum": MIN_SIZE, "maximum": MAX_HEIGHT})
+    width = _int(load_default=DEFAULT_WIDTH,
+                 metadata={"description": f"odd, {MIN_SIZE}..{MAX_WIDTH} (RULES F1)",
+                           "minimum": MIN_SIZE, "maximum": MAX_WIDTH})
+    second_name = fields.String(load_default=None, allow_none=True,
+                                metadata={"description": "the second player (two_players)"})
+    second_level = fields.String(load_default=None, allow_none=True,
+                                 metadata={"description": "seat 2's level (computer_vs_computer)",
+                                           "enum": [*LEVELS, None]})
+
+
+class VersionSchema(Schema):
+    expected_version = _int(
+        load_default=None, allow_none=True, validate=validate.Range(1, INT32_MAX),
+        metadata={"description": "the version the move was chosen at; 409 when stale"},
+    )
+
+
+class LineSchema(VersionSchema):
+    x = _int(required=True)
+    y = _int(required=True)
+
+
+class ListGamesQuerySchema(Schema):
+    status = fields.String(load_default=None, validate=validate.OneOf(("active", "finished")))
+    player = fields.String(load_default=None,
+                           validate=[validate.Length(1, 64), NO_CONTROL_CHARACTERS])
+    limit = _query_int(load_default=20, validate=validate.Range(1, 100))
+    offset = _query_int(load_default=0, validate=validate.Range(0, INT32_MAX))
+
+
+class EventsQuerySchema(Schema):
+    after = _query_int(load_default=0, validate=validate.Range(0, INT32_MAX))
+    limit = _query_int(load_default=None, validate=validate.Range(1, 10_000))
+
+
+class HighScoresQuerySchema(Schema):
+    limit = _query_int(load_default=10, validate=validate.Range(1, 1000))
+
+
+# -- responses ---------------------------------------------------------------
+
+
+class ErrorBodySchema(Schema):
+    code = fields.String(required=True, metadata={"description": "stable, machine-readable"})
+    message = fields.String(required=True)
+    details = fields.Dict(required=True)
+
+
+class ErrorSchema(Schema):
+    error = fields.Nested(ErrorBodySchema, required=True)
+
+
+class SeatSchema(Schema):
+    seat = _int(required=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(("human", "computer")))
+    level = fields.String(required=True, allow_none=True)
+    letter = fields.String(required=True)
+
+
+class DrawnLineSchema(Schema):
+    x = _int(required=True)
+    y = _int(required=True)
+    by = fields.String(required=True, validate=validate.OneOf(("P", "C", "R")),
+                       metadata={"description": "P seat 1, C seat 2, R walls/random lines"})
+
+
+class BoxSchema(Schema):
+    x = _int(required=True)
+    y = _int(required=True)
+    owner = fields.String(required=True, validate=validate.OneOf(("P", "C", ":")))
+
+
+class TurnSchema(Schema):
+    seat = _int(required=True)
+    lines = fields.List(_point(), required=True)
+    squares = fields.List(_point(), required=True)
+
+
+class PieceSchema(Schema):
+    seat = _int(required=True)
+    size = _int(required=True)
+    shape = fields.List(_point(), required=True)
+    lines = fields.List(_point(), required=True)
+    tries = _int(required=True)
+    skipped = fields.Boolean(required=True)
+    squares = fields.List(_point(), required=True)
+
+
+class ExplanationSchema(Schema):
+    seat = _int(required=True)
+    stage = _int(required=True)
+    level = fields.String(required=True)
+    best_point = _int(required=True)
+    best_x = _int(required=True, allow_none=True)
+    best_y = _int(required=True, allow_none=True)
+    best_direction = fields.List(_int(), required=True)
+    starts = _int(required=True)
+    trials = _int(required=True)
+    reason = fields.String(required=True)
+
+
+class LegalSchema(Schema):
+    seat = _int(required=True, allow_none=True)
+    lines = fields.List(_point(), required=True)
+    can_advance = fields.Boolean(required=True)
+
+
+class StateSchema(Schema):
+    game_id = fields.String(required=True)
+    version = _int(required=True, metadata={"description": "number of events so far"})
+    mode = fields.String(required=True)
+    difficulty = fields.String(required=True)
+    seed = _int(required=True)
+    height = _int(required=True)
+    width = _int(required=True)
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    round = _int(required=True)
+    turn = _int(required=True)
+    stage = _int(required=True)
+    over = fields.Boolean(required=True)
+    winner = _int(required=True, allow_none=True, metadata={"description": "0: a draw"})
+    scores = fields.List(_int(), required=True)
+    squares = fields.List(_int(), required=True)
+    penalties = fields.List(_int(), required=True)
+    ownerless = _int(required=True)
+    lines = fields.List(fields.Nested(DrawnLineSchema), required=True)
+    boxes = fields.List(fields.Nested(BoxSchema), required=True)
+    current_turn = fields.Nested(TurnSchema, required=True)
+    last_turn = fields.Nested(TurnSchema, required=True, allow_none=True)
+    last_pieces = fields.List(fields.Nested(PieceSchema), required=True)
+    explanations = fields.List(fields.Nested(ExplanationSchema), required=True)
+    legal = fields.Nested(LegalSchema, required=True)
+
+
+class EventSchema(Schema):
+    seq = _int(required=True, metadata={"description": "1-based position in the stream"})
+    type = fields.String(required=True)
+    v = _int(required=True, metadata={"description": "the event's schema version"})
+    data = fields.Dict(required=True)
+    recorded_at = fields.String(required=True, metadata={"description": "ISO 8601, UTC"})
+
+
+class SummarySchema(Schema):
+    game_id = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(("active", "finished")))
+    mode = fields.String(required=True)
+    difficulty = fields.String(required=True)
+    player_name = fields.String(required=True)
+    second_name = fields.String(required=True)
+    created_at = fields.String(required=True)
+    finished_at = fields.String(required=True, allow_none=True)
+    version = _int(required=True)
+    scores = fields.List(_int(), required=True)
+    squares = fields.List(_int(), required=True)
+    ownerless = _int(required=True)
+    round = _int(required=True)
+    turn = _int(required=True)
+    stage = _int(required=True)
+    winner = _int(required=True, allow_none=True)
+
+
+class CreatedSchema(Schema):
+    game_id = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "shown only here"})
+    state = fields.Nested(StateSchema, required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+
+
+class MoveResultSchema(Schema):
+    game_id = fields.String(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True,
+                         metadata={"description": "the move's events, then the computer's"})
+    state = fields.Nested(StateSchema, required=True)
+
+
+class GameSchema(Schema):
+    state = fields.Nested(StateSchema, required=True)
+    summary = fields.Nested(SummarySchema, required=True)
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(SummarySchema), required=True)
+    total = _int(required=True)
+    limit = _int(required=True)
+    offset = _int(required=True)
+
+
+class EventListSchema(Schema):
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    version = _int(required=True)
+
+
+class ReplaySchema(Schema):
+    step = _int(required=True)
+    version = _int(required=True)
+    state = fields.Nested(StateSchema, required=True)
+    event = fields.Nested(EventSchema, required=True)
+
+
+class HintSchema(Schema):
+    seat = _int(required=True)
+    action = fields.String(required=True, validate=validate.OneOf(("line", "advance")))
+    x = _int()
+    y = _int()
+
+
+class HighScoreSchema(Schema):
+    rank = _int(required=True)
+    id = _int(required=True)
+    name = fields.String(required=True)
+    score = _int(required=True)
+    difficulty = fields.String(required=True)
+    game_id = fields.String(required=True, allow_none=True)
+    created_at = fields.String(required=True)
+
+
+class HighScoreListSchema(Schema):
+    high_scores = fields.List(fields.Nested(HighScoreSchema), required=True)
+
+
+class HealthSchema(Schema):
+    status = fields.String(required=True)

@@ -1,0 +1,134 @@
+"""JSON views of the domain: plain dicts shaped as `schemas` documents them.
+
+The views are built by hand rather than dumped through marshmallow: a state
+on the default field holds hundreds of lines and this is the hot path of every
+move. `tests/api` checks each view against its schema, so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from ..domain.events import SEAT_LETTERS
+from ..domain.rules import Advance, Command, PlaceLine, legal_actions
+from ..domain.state import EMPTY, OWNER_LETTERS, SEAT1, SEAT2, GameState, TurnRecord
+from ..services import GameSummary, HighScore
+from ..store import StoredEvent
+
+LINE_AUTHORS = {SEAT1: "P", SEAT2: "C"}  # anything else: "R" (walls, random, initial)
+
+
+def timestamp(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def state_view(game_id: str, state: GameState) -> dict[str, Any]:
+    width = state.width
+    lines = [
+        {"x": i % width, "y": i // width, "by": LINE_AUTHORS.get(who, "R")}
+        for i, who in enumerate(state.lines)
+        if who != EMPTY
+    ]
+    boxes = [
+        {"x": i % width, "y": i // width, "owner": OWNER_LETTERS[owner]}
+        for i, owner in enumerate(state.owners)
+        if owner != EMPTY
+    ]
+    legal = legal_actions(state)
+    game = state.game
+    return {
+        "game_id": game_id,
+        "version": state.version,
+        "mode": game.mode,
+        "difficulty": game.difficulty,
+        "seed": game.seed,
+        "height": state.height,
+        "width": width,
+        "seats": [
+            {"seat": n, "name": s.name, "kind": s.kind, "level": s.level,
+             "letter": SEAT_LETTERS[n]}
+            for n, s in enumerate(game.seats, start=1)
+        ],
+        "round": state.round,
+        "turn": state.turn,
+        "stage": state.stage,
+        "over": state.over,
+        "winner": state.winner,
+        "scores": list(state.scores),
+        "squares": list(state.squares),
+        "penalties": list(state.penalties),
+        "ownerless": state.ownerless,
+        "lines": lines,
+        "boxes": boxes,
+        "current_turn": _turn_view(state.current_turn),
+        "last_turn": _turn_view(state.last_turn) if state.last_turn else None,
+        "last_pieces": [piece.to_dict()["data"] for piece in state.last_pieces],
+        "explanations": [
+            state.explanations[seat].to_dict()["data"] for seat in sorted(state.explanations)
+        ],
+        "legal": {
+            "seat": legal.seat,
+            "lines": [list(p) for p in legal.lines],
+            "can_advance": legal.can_advance,
+        },
+    }
+
+
+def _turn_view(turn: TurnRecord) -> dict[str, Any]:
+    return {
+        "seat": turn.seat,
+        "lines": [list(p) for p in turn.lines],
+        "squares": [list(p) for p in turn.squares],
+    }
+
+
+def event_view(stored: StoredEvent) -> dict[str, Any]:
+    view = stored.event.to_dict()
+    view["seq"] = stored.seq
+    view["recorded_at"] = timestamp(stored.recorded_at)
+    return view
+
+
+def summary_view(summary: GameSummary) -> dict[str, Any]:
+    return {
+        "game_id": summary.game_id,
+        "status": summary.status,
+        "mode": summary.mode,
+        "difficulty": summary.difficulty,
+        "player_name": summary.player_name,
+        "second_name": summary.second_name,
+        "created_at": timestamp(summary.created_at),
+        "finished_at": timestamp(summary.finished_at),
+        "version": summary.version,
+        "scores": list(summary.scores),
+        "squares": list(summary.squares),
+        "ownerless": summary.ownerless,
+        "round": summary.round,
+        "turn": summary.turn,
+        "stage": summary.stage,
+        "winner": summary.winner,
+    }
+
+
+def high_score_view(rank: int, entry: HighScore) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "id": entry.id,
+        "name": entry.name,
+        "score": entry.score,
+        "difficulty": entry.difficulty,
+        "game_id": entry.game_id,
+        "created_at": timestamp(entry.created_at),
+    }
+
+
+def hint_view(command: Command) -> dict[str, Any]:
+    if isinstance(command, PlaceLine):
+        return {"seat": command.seat, "action": "line", "x": command.x, "y": command.y}
+    assert isinstance(command, Advance), command
+    return {"seat": command.seat, "action": "advance"}

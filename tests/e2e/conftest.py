@@ -1,0 +1,132 @@
+"""Browser tests: the real app on a loopback port, a temp SQLite file, Debian's Chromium.
+
+One server and one browser serve the whole e2e session; every test gets a fresh
+browser context (so its own localStorage) and plays its own games. Screenshots go
+to the test's ``tmp_path`` and their paths are printed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+
+from service.app import create_app
+from service.store import migrate
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+def build_app(url: str) -> Any:
+    """The real application (API + pages) on `url`; the schema must exist already."""
+    return create_app({"TESTING": True, "DATABASE_URL": url})
+
+
+class QuietHandler(WSGIRequestHandler):
+    """No access log lines in the test output."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class LiveServer:
+    base_url: str
+    database_url: str
+
+    def get_json(self, path: str) -> Any:
+        """GET a JSON document from the running app over real HTTP."""
+        with urllib.request.urlopen(self.base_url + path, timeout=30) as resp:
+            return json.loads(resp.read().decode("utf-8"))
+
+    def post_json(self, path: str, body: Any, token: str | None = None) -> Any:
+        """POST a JSON body over real HTTP; the answer's JSON (errors raise)."""
+        headers = {"Content-Type": "application/json"}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(self.base_url + path, data=json.dumps(body).encode(),
+                                         headers=headers, method="POST")
+        with urllib.request.urlopen(request, timeout=30) as resp:
+            return json.loads(resp.read().decode("utf-8"))
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    db_path = tmp_path_factory.mktemp("e2e-db") / "squares.db"
+    url = f"sqlite:///{db_path}"
+    migrate(url)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("DATABASE_URL", url)
+        app = build_app(url)
+        server: BaseWSGIServer = make_server(
+            "127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler
+        )
+        thread = threading.Thread(target=server.serve_forever, name="e2e-server", daemon=True)
+        thread.start()
+        try:
+            yield LiveServer(f"http://127.0.0.1:{server.server_port}", url)
+        finally:
+            server.shutdown()
+            thread.join(timeout=30)
+            server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        pytest.fail("Debian's chromium is not installed (./dev test installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 820}, base_url=live_server.base_url
+    )
+    context.set_default_timeout(20_000)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+
+    def refuse(route: Any) -> None:
+        errors.append(f"external request: {route.request.url}")
+        route.abort()
+
+    # Every asset must come from the app itself (no CDN, no network): refuse the rest.
+    pg.route(lambda u: not u.startswith(live_server.base_url + "/"), refuse)
+    try:
+        yield pg
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+def screenshot(page: Any, path: Path) -> Path:
+    page.screenshot(path=str(path), full_page=True)
+    print(f"screenshot: {path}")
+    return path

@@ -1,0 +1,109 @@
+"""Driving the play page like a person: the form, the keyboard, the mouse, the hint button."""
+
+from __future__ import annotations
+
+from typing import Any
+
+BOARD = "#board"
+
+
+def start_game(page: Any, name: str, *, size: str = "7x9", seed: int | None = None,
+               difficulty: str = "easy", second_name: str | None = None) -> str:
+    """Fill the start form on `/`, start, wait for the board; return the game id."""
+    page.goto("/")
+    page.fill("#player-name", name)
+    if second_name is not None:
+        page.check('input[name="mode"][value="two_players"]')
+        page.fill("#second-name", second_name)
+    else:
+        page.select_option("#difficulty", difficulty)
+    page.click("details.more summary")
+    page.select_option("#field-size", size)
+    if seed is not None:
+        page.fill("#seed", str(seed))
+    page.click("#start-btn")
+    page.wait_for_selector("#game:not([hidden])")
+    page.wait_for_selector(f"{BOARD}[data-version]")
+    saved = page.evaluate("JSON.parse(localStorage.getItem('squares.game'))")
+    return str(saved["game_id"])
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute(BOARD, "data-version"))
+
+
+def stage(page: Any) -> int:
+    return int(page.get_attribute(BOARD, "data-stage"))
+
+
+def is_over(page: Any) -> bool:
+    return page.get_attribute(BOARD, "data-over") == "true"
+
+
+def wait_for_new_version(page: Any, old: int) -> int:
+    """Wait until the page shows a state newer than `old` (after any animation)."""
+    page.wait_for_function(
+        "old => { const b = document.querySelector('#board');"
+        " return Number(b.dataset.version) > old && !b.classList.contains('animating'); }",
+        arg=old,
+    )
+    return version(page)
+
+
+def cursor(page: Any) -> tuple[int, int]:
+    c = page.locator(f"{BOARD} .cursor")
+    return int(c.get_attribute("data-x")), int(c.get_attribute("data-y"))
+
+
+def move_cursor_to(page: Any, x: int, y: int) -> None:
+    """Arrow keys only: rows first (Up/Down), then along the row (Left/Right)."""
+    for _ in range(200):
+        cx, cy = cursor(page)
+        if (cx, cy) == (x, y):
+            return
+        if cy != y:
+            page.keyboard.press("ArrowDown" if y > cy else "ArrowUp")
+        else:
+            page.keyboard.press("ArrowRight" if x > cx else "ArrowLeft")
+    raise AssertionError(f"the cursor did not reach ({x}, {y}); it is at {cursor(page)}")
+
+
+def slot(page: Any, x: int, y: int) -> Any:
+    return page.locator(f'{BOARD} .slot[data-x="{x}"][data-y="{y}"]')
+
+
+def ask_hint(page: Any) -> str:
+    """Press the Hint button; return "advance" or "x,y"."""
+    page.evaluate("delete document.querySelector('#message').dataset.hint")
+    page.click("#hint-btn")
+    page.wait_for_function("document.querySelector('#message').dataset.hint")
+    return str(page.get_attribute("#message", "data-hint"))
+
+
+def follow_hint(page: Any, *, use_keyboard: bool = False) -> None:
+    """One action chosen by the Hint button, played by mouse (or keyboard)."""
+    before = version(page)
+    hint = ask_hint(page)
+    if hint == "advance":
+        if use_keyboard:
+            page.keyboard.press("Enter")
+        else:
+            page.click("#advance-btn")
+    else:
+        x, y = (int(v) for v in hint.split(","))
+        if use_keyboard:
+            # The hint already put the cursor on its slot.
+            assert cursor(page) == (x, y)
+            page.keyboard.press("Space")
+        else:
+            slot(page, x, y).click()
+    wait_for_new_version(page, before)
+
+
+def play_until_over(page: Any, max_actions: int = 200) -> int:
+    """Follow hints (alternating mouse and keyboard) until the game ends."""
+    for n in range(max_actions):
+        if is_over(page):
+            return n
+        follow_hint(page, use_keyboard=n % 2 == 1)
+    raise AssertionError(f"the game did not end within {max_actions} actions")

@@ -1,0 +1,131 @@
+"""The replay page in Chromium: keys on focused controls, the chart, the AI's plan
+and every step in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import LiveServer, screenshot
+from .helpers import BOARD
+
+pytestmark = pytest.mark.e2e
+
+
+def play_by_api(live_server: LiveServer, game_id: str, token: str, rounds: int) -> None:
+    """Human actions chosen by the hint endpoint (the computer answers) until round
+    `rounds` begins or the game ends."""
+    for _ in range(300):
+        state = live_server.get_json(f"/api/games/{game_id}")["state"]
+        if state["over"] or state["round"] > rounds:
+            return
+        hint = live_server.get_json(f"/api/games/{game_id}/hint")
+        body: dict[str, Any] = {"expected_version": state["version"]}
+        if hint["action"] == "line":
+            body.update(x=hint["x"], y=hint["y"])
+            live_server.post_json(f"/api/games/{game_id}/lines", body, token)
+        else:
+            live_server.post_json(f"/api/games/{game_id}/advance", body, token)
+
+
+@pytest.fixture
+def played(live_server: LiveServer) -> dict[str, Any]:
+    created = live_server.post_json("/api/games", {"player_name": "İlknur", "height": 9,
+                                                   "width": 13, "seed": 31,
+                                                   "difficulty": "moderate"})
+    play_by_api(live_server, created["game_id"], created["token"], rounds=2)
+    events = live_server.get_json(f"/api/games/{created['game_id']}/events")["events"]
+    return {"game_id": created["game_id"], "events": events}
+
+
+def step_of(page: Any) -> int:
+    return int(page.get_attribute(BOARD, "data-step"))
+
+
+def test_replay_keys_on_focused_controls_act_once(page: Any, played: dict[str, Any]) -> None:
+    game_id, total = played["game_id"], len(played["events"])
+    page.goto(f"/games/{game_id}?step=3")
+    expect(page.locator(BOARD)).to_have_attribute("data-step", "3")
+    expect(page.locator("#step-total")).to_have_text(str(total))
+    expect(page.locator("#slider")).to_have_value("3")
+
+    # The slider's own arrow keys: one step each, not two.
+    page.focus("#slider")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(BOARD)).to_have_attribute("data-step", "4")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator(BOARD)).to_have_attribute("data-step", "2")
+    page.keyboard.press("End")
+    expect(page.locator(BOARD)).to_have_attribute("data-step", str(total))
+
+    # Space on the focused Play button starts autoplay once (from the start again,
+    # since it stood at the end); Space again pauses it.
+    page.keyboard.press("Home")
+    expect(page.locator(BOARD)).to_have_attribute("data-step", "1")
+    page.focus("#play-btn")
+    page.keyboard.press("Space")
+    expect(page.locator("#play-btn")).to_have_text("Pause")
+    page.wait_for_function("Number(document.querySelector('#board').dataset.step) > 1")
+    page.keyboard.press("Space")
+    expect(page.locator("#play-btn")).to_have_text("▶ Play")
+    paused = step_of(page)
+    page.wait_for_timeout(1200)
+    assert step_of(page) == paused
+
+    # A click on the chart jumps there; the marker and the URL follow.
+    box = page.locator("#chart").bounding_box()
+    page.mouse.click(box["x"] + box["width"] - 10, box["y"] + box["height"] / 2)
+    expect(page.locator(BOARD)).to_have_attribute("data-step", str(total))
+    expect(page.locator("#chart-marker")).to_have_attribute("data-step", str(total))
+    assert page.url.endswith(f"step={total}")
+    # ... and a reload opens at the same step.
+    page.reload()
+    expect(page.locator(BOARD)).to_have_attribute("data-step", str(total))
+
+
+def test_replay_shows_the_computers_plan_and_each_step_in_words(
+    page: Any, live_server: LiveServer, played: dict[str, Any], tmp_path: Any
+) -> None:
+    game_id, events = played["game_id"], played["events"]
+    plan = next(e for e in events if e["type"] == "move_explained" and e["data"]["stage"] == 1)
+    k = plan["seq"]
+    page.goto(f"/games/{game_id}?step={k - 1}")
+    expect(page.locator(BOARD)).to_have_attribute("data-step", str(k - 1))
+    expect(page.locator("#ai-box")).to_be_hidden()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(BOARD)).to_have_attribute("data-step", str(k))
+    d = plan["data"]
+    expect(page.locator("#step-desc")).to_contain_text(
+        f"Step {k}: Computer's plan for stage 1: BestPoint {d['best_point']}")
+    expect(page.locator("#ai-box")).to_be_visible()
+    expect(page.locator("#ai-best-point")).to_have_text(str(d["best_point"]))
+    expect(page.locator("#ai-best-direction")).to_have_text(
+        ", ".join(map(str, d["best_direction"])) or "—")
+
+    # Every step is described in words that match its event.
+    words = {
+        "game_created": "Game created",
+        "line_placed": "placed a line at",
+        "stage_advanced": "",
+        "piece_inserted": "Random piece:",
+        "move_explained": "plan for stage",
+    }
+    for event in events[k:k + 12]:
+        page.keyboard.press("ArrowRight")
+        expect(page.locator(BOARD)).to_have_attribute("data-step", str(event["seq"]))
+        desc = page.locator("#step-desc")
+        expect(desc).to_contain_text(f"Step {event['seq']}: ")
+        expect(desc).to_contain_text(words.get(event["type"], ""))
+        state = live_server.get_json(f"/api/games/{game_id}/replay/{event['seq']}")["state"]
+        assert page.locator(f"{BOARD} .slot:not(.empty)").count() == len(state["lines"])
+    screenshot(page, tmp_path / "replay-computer-turn.png")
+
+    # The list row tells the game's status and length.
+    summary = live_server.get_json(f"/api/games/{game_id}")["summary"]
+    page.goto("/games?player=" + "İlknur")
+    row = page.locator(f'tr[data-game-id="{game_id}"]')
+    expect(row).to_contain_text(summary["status"])
+    expect(row).to_contain_text(f"{summary['version']} steps")
