@@ -1,0 +1,107 @@
+"""Shared by the reliability and bad-input tests: real gunicorn on a real database.
+
+Backends: ``sqlite`` (a temp file) always, and ``postgres`` (a fresh database in the
+cluster of ``SQUARES_TEST_POSTGRES_URL``) when that variable is set — ``./dev test``
+sets it whenever the PostgreSQL server binaries exist.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from benchmarks._server import Server, fresh_postgres_database, running_server
+from benchmarks.load import ApiClient, Reply
+
+POSTGRES_URL = os.environ.get("SQUARES_TEST_POSTGRES_URL") or None
+BACKENDS = ["sqlite", "postgres"] if POSTGRES_URL else ["sqlite"]
+
+# Small fields so that whole games fit in a few seconds.
+HEIGHT, WIDTH = 9, 13
+
+
+@contextlib.contextmanager
+def database(backend: str, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database URL for `backend` (dropped / left in tmp_path at exit)."""
+    if backend == "sqlite":
+        yield f"sqlite:///{tmp_path / 'squares.db'}"
+        return
+    assert POSTGRES_URL is not None
+    with fresh_postgres_database(POSTGRES_URL) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def gunicorn(backend: str, tmp_path: Path, workers: int = 2,
+             threads: int = 1) -> Iterator[Server]:
+    """gunicorn -w `workers` wsgi:app on a migrated fresh database; always stopped.
+
+    ``threads > 1`` runs gunicorn's gthread worker with that many threads each.
+    """
+    extra = ("--threads", str(threads)) if threads > 1 else ()
+    with database(backend, tmp_path) as url, running_server(
+        url, log_path=tmp_path / "gunicorn.log", workers=workers, extra_args=extra
+    ) as server:
+        yield server
+
+
+def create_game(client: ApiClient, name: str = "Reliability", seed: int = 7,
+                **extra: Any) -> tuple[str, str, dict[str, Any]]:
+    """POST /api/games (9 x 13, easy); returns (game_id, token, state)."""
+    body = {"player_name": name, "difficulty": "easy", "height": HEIGHT, "width": WIDTH,
+            "seed": seed, **extra}
+    reply = client.call("POST", "/api/games", body)
+    assert reply.status == 201, (reply.status, reply.body[:500])
+    return reply.data["game_id"], reply.data["token"], reply.data["state"]
+
+
+def game_state(client: ApiClient, game_id: str) -> dict[str, Any]:
+    reply = client.call("GET", f"/api/games/{game_id}")
+    assert reply.status == 200, (reply.status, reply.body[:500])
+    return reply.data["state"]
+
+
+def stored_events(client: ApiClient, game_id: str) -> list[dict[str, Any]]:
+    reply = client.call("GET", f"/api/games/{game_id}/events")
+    assert reply.status == 200, (reply.status, reply.body[:500])
+    return list(reply.data["events"])
+
+
+def assert_gap_free(events: list[dict[str, Any]], version: int) -> None:
+    """RULES V1: the stored stream is exactly seqs 1..version."""
+    assert [e["seq"] for e in events] == list(range(1, version + 1))
+
+
+def assert_error_shape(reply: Reply, statuses: tuple[int, ...] | None = None,
+                       code: str | None = None) -> None:
+    """A 4xx with ``{"error": {"code", "message", "details"}}`` (and the status/code given)."""
+    assert 400 <= reply.status < 500, (reply.status, reply.body[:300])
+    if statuses is not None:
+        assert reply.status in statuses, (reply.status, reply.body[:300])
+    assert "application/json" in reply.content_type, (reply.content_type, reply.body[:300])
+    assert isinstance(reply.data, dict), reply.body[:300]
+    error = reply.data.get("error")
+    assert isinstance(error, dict), reply.data
+    assert isinstance(error.get("code"), str) and error["code"], error
+    assert isinstance(error.get("message"), str), error
+    assert isinstance(error.get("details"), dict), error
+    if code is not None:
+        assert error["code"] == code, error
+
+
+def play_hint(client: ApiClient, game_id: str, token: str) -> dict[str, Any]:
+    """Play the hint endpoint's move at the current version; returns the new state."""
+    version = int(game_state(client, game_id)["version"])
+    hint = client.call("GET", f"/api/games/{game_id}/hint")
+    assert hint.status == 200, (hint.status, hint.body[:300])
+    if hint.data["action"] == "line":
+        path = f"/api/games/{game_id}/lines"
+        body = {"x": hint.data["x"], "y": hint.data["y"], "expected_version": version}
+    else:
+        path, body = f"/api/games/{game_id}/advance", {"expected_version": version}
+    moved = client.call("POST", path, body, token=token)
+    assert moved.status == 200, (moved.status, moved.body[:300])
+    return dict(moved.data["state"])
