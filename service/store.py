@@ -41,15 +41,22 @@ the cache cannot give a wrong answer across processes; clearing it changes nothi
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX
+    fcntl = None  # type: ignore[assignment]
 
 from alembic import command as alembic_command
 from alembic.config import Config as AlembicConfig
@@ -256,6 +263,7 @@ def make_engine(url: str | None = None) -> Engine:
 
 def _configure_sqlite(engine: Engine) -> None:
     synchronous = sqlite_synchronous()
+    locked_error = engine.dialect.loaded_dbapi.OperationalError
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -263,9 +271,19 @@ def _configure_sqlite(engine: Engine) -> None:
         # transaction can take the write lock up front.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        # Switching a new file to WAL needs its exclusive lock, and SQLite answers
+        # "database is locked" at once (no busy wait) when two processes open a new
+        # file together (two workers migrating it): try again for a while.
+        for attempt in itertools.count(1):
+            try:
+                cursor.execute("PRAGMA journal_mode=WAL")
+                break
+            except locked_error as exc:
+                if "locked" not in str(exc) or attempt >= 200:
+                    raise
+                time.sleep(0.01)
+        cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.close()
 
@@ -404,11 +422,16 @@ def stored_from_row(game_id: str, seq: int, type_: str, version: int, payload: A
 
 
 class SnapshotCache:
-    """An LRU of folded states keyed by ``(game_id, version)``; only ever a cache."""
+    """An LRU of folded states keyed by ``(game_id, version)``; only ever a cache.
+
+    Besides the LRU order, the states are indexed per game, so finding a game's
+    newest state at or before a version looks at that game's entries only.
+    """
 
     def __init__(self, capacity: int = SNAPSHOT_CAPACITY) -> None:
         self.capacity = capacity
         self._states: OrderedDict[tuple[str, int], GameState] = OrderedDict()
+        self._by_game: dict[str, dict[int, GameState]] = {}
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -422,32 +445,36 @@ class SnapshotCache:
             key = (game_id, state.version)
             self._states[key] = state
             self._states.move_to_end(key)
+            self._by_game.setdefault(game_id, {})[state.version] = state
             while len(self._states) > self.capacity:
-                self._states.popitem(last=False)
+                (gid, version), _ = self._states.popitem(last=False)
+                versions = self._by_game[gid]
+                del versions[version]
+                if not versions:
+                    del self._by_game[gid]
 
     def latest(self, game_id: str, at_most: int) -> GameState | None:
         """The cached state of `game_id` with the highest version <= `at_most`."""
         with self._lock:
-            exact = self._states.get((game_id, at_most))
+            versions = self._by_game.get(game_id)
+            if not versions:
+                return None
+            exact = versions.get(at_most)
             if exact is not None:
                 self._states.move_to_end((game_id, at_most))
                 return exact
-            best: GameState | None = None
-            for (gid, version), state in self._states.items():
-                if gid == game_id and version <= at_most and (
-                    best is None or version > best.version
-                ):
-                    best = state
-            return best
+            best = max((v for v in versions if v <= at_most), default=None)
+            return None if best is None else versions[best]
 
     def forget(self, game_id: str) -> None:
         with self._lock:
-            for key in [k for k in self._states if k[0] == game_id]:
-                del self._states[key]
+            for version in self._by_game.pop(game_id, {}):
+                del self._states[(game_id, version)]
 
     def clear(self) -> None:
         with self._lock:
             self._states.clear()
+            self._by_game.clear()
 
 
 # -- unit of work -------------------------------------------------------------------
@@ -736,6 +763,74 @@ class UnitOfWork:
                    .scalar_one())
 
 
+class _WriterQueue:
+    """Writers of one SQLite file queue on an ``flock`` of ``<database>-writers``
+    before ``BEGIN IMMEDIATE`` and keep it until their commit (or rollback) is done.
+
+    SQLite's own busy handler makes a writer that finds the write lock taken sleep
+    1, 2, 5, ... ms before it looks again, so under load the lock sits idle while
+    writers sleep. The kernel wakes a writer queued on the ``flock`` as soon as the
+    previous one is done. Only a queue in front of SQLite's lock: whoever does not
+    take it (another program) still meets the lock and the busy timeout, so nothing
+    depends on it for correctness. One descriptor per process and thread (``flock``
+    excludes separate open files, also inside one process); re-entrant per thread.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._local = threading.local()
+
+    def _lock_file(self) -> _LockFile | None:
+        local = self._local
+        pid = os.getpid()
+        held: _LockFile | None = getattr(local, "file", None)
+        if held is None or held.pid != pid:  # first use in this thread, or a fork
+            try:
+                held = _LockFile(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644), pid)
+            except OSError:  # e.g. a read-only directory: no queue, SQLite still locks
+                return None
+            local.file = held
+        return held
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        lock = self._lock_file()
+        if lock is None:
+            yield
+            return
+        if lock.depth == 0:
+            fcntl.flock(lock.fd, fcntl.LOCK_EX)
+        lock.depth += 1
+        try:
+            yield
+        finally:
+            lock.depth -= 1
+            if lock.depth == 0:
+                fcntl.flock(lock.fd, fcntl.LOCK_UN)
+
+
+class _LockFile:
+    """One thread's descriptor of the queue file (closed with the thread or the store)."""
+
+    __slots__ = ("fd", "pid", "depth")
+
+    def __init__(self, fd: int, pid: int) -> None:
+        self.fd, self.pid, self.depth = fd, pid, 0
+
+    def __del__(self) -> None:
+        if self.pid == os.getpid():
+            os.close(self.fd)
+
+
+def _writer_queue(engine: Engine) -> _WriterQueue | None:
+    if engine.dialect.name != "sqlite" or fcntl is None:
+        return None
+    database = engine.url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return _WriterQueue(os.path.abspath(database) + "-writers")
+
+
 # -- the store ---------------------------------------------------------------------
 
 
@@ -748,6 +843,7 @@ class EventStore:
         self._write_engine = engine.execution_options(squares_write=True)
         self.snapshots = SnapshotCache(snapshot_capacity)
         self.fast_append = _FastAppend(engine.dialect) if _FastAppend.usable(engine.dialect) else None
+        self._writers = _writer_queue(engine)
 
     @classmethod
     def from_url(cls, url: str | None = None) -> EventStore:
@@ -765,9 +861,13 @@ class EventStore:
         concurrent writers queue on the busy timeout instead of failing mid-way.
         """
         try:
-            engine = self._write_engine if write else self.engine
-            with engine.connect() as conn, conn.begin():
-                yield UnitOfWork(conn, self)
+            if write and self._writers is not None:
+                with self._writers.held(), self._write_engine.connect() as conn, conn.begin():
+                    yield UnitOfWork(conn, self)
+            else:
+                engine = self._write_engine if write else self.engine
+                with engine.connect() as conn, conn.begin():
+                    yield UnitOfWork(conn, self)
         except _SequenceTaken as exc:
             current = self.current_version(exc.game_id)
             raise VersionConflict(

@@ -14,6 +14,7 @@ from typing import Any
 from flask import Response, current_app, jsonify, request
 from flask_smorest import Blueprint
 from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..domain.render import render
 from ..errors import GameNotFound
@@ -52,6 +53,26 @@ class ApiBlueprint(Blueprint):  # type: ignore[misc]
 blp = ApiBlueprint("api", __name__, url_prefix="/api",
                    description="Play, watch and replay Squares games; read the high score "
                                "table.")
+
+
+
+@blp.before_request
+def refuse_oversized_streams() -> None:
+    """413 for a body without ``Content-Length`` (chunked) that runs past the limit.
+
+    Werkzeug answers 413 up front when ``Content-Length`` is too large, but a body
+    streamed without one is only read up to ``MAX_CONTENT_LENGTH`` and then silently
+    cut: what is left could even parse as JSON and be played. So such a body is read
+    here (at most the limit; `get_data` caches it for the parser) and refused whole
+    when the server's input stream still has more.
+    """
+    limit = request.max_content_length
+    if limit is None or request.content_length is not None:
+        return
+    data = request.get_data(cache=True)
+    if len(data) >= limit and request.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge()
+
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 TOKEN_DOC = {"security": [{"bearerAuth": []}]}
@@ -102,7 +123,7 @@ def _move_response(result: MoveResult) -> Response:
 
 
 @blp.route("/games", methods=["POST"])
-@blp.arguments(s.NewGameSchema)
+@blp.arguments(s.NewGameSchema())
 @blp.response(201, s.CreatedSchema)
 @_errors(400, 422)
 def create_game(body: dict[str, Any]) -> Response:
@@ -117,7 +138,7 @@ def create_game(body: dict[str, Any]) -> Response:
 
 
 @blp.route("/games", methods=["GET"])
-@blp.arguments(s.ListGamesQuerySchema, location="query")
+@blp.arguments(s.ListGamesQuerySchema(), location="query")
 @blp.response(200, s.GameListSchema)
 @_errors(400)
 def list_games(query: dict[str, Any]) -> Response:
@@ -133,13 +154,15 @@ def list_games(query: dict[str, Any]) -> Response:
 def get_game(game_id: str) -> Response:
     """The current state (board, scores, legal actions) and the game's summary."""
     services = _services()
-    state = services.get_state(_game_id(game_id))
-    summary = services.get_summary(game_id)
+    summary = services.get_summary(_game_id(game_id))
+    # the state at the summary's version: both describe the same moment even when a
+    # move lands between the two reads
+    state = services.get_state(game_id, at_step=summary.version)
     return jsonify(state=state_view(game_id, state), summary=summary_view(summary))
 
 
 @blp.route("/games/<game_id>/lines", methods=["POST"])
-@blp.arguments(s.LineSchema)
+@blp.arguments(s.LineSchema())
 @blp.response(200, s.MoveResultSchema)
 @blp.doc(**TOKEN_DOC)
 @_errors(400, 401, 403, 404, 409, 422)
@@ -151,7 +174,7 @@ def place_line(body: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/games/<game_id>/advance", methods=["POST"])
-@blp.arguments(s.VersionSchema, required=False)
+@blp.arguments(s.VersionSchema(), required=False)
 @blp.response(200, s.MoveResultSchema)
 @blp.doc(**TOKEN_DOC)
 @_errors(400, 401, 403, 404, 409)
@@ -166,22 +189,30 @@ def advance(body: dict[str, Any], game_id: str) -> Response:
 @blp.doc(**TOKEN_DOC)
 @_errors(401, 403, 404, 409)
 def computer_turn(game_id: str) -> Response:
-    """Play the turn of the computer seat to move (computer-vs-computer games)."""
+    """Play the turn of the computer seat to move: computer-vs-computer games, or a
+    vs-computer turn left unplayed (e.g. by a restart between the two writes)."""
     services = _services()
     services.check_token(_game_id(game_id), _token())
     return _move_response(services.play_computer_turn(game_id))
 
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
-@blp.arguments(s.EventsQuerySchema, location="query")
+@blp.arguments(s.EventsQuerySchema(), location="query")
 @blp.response(200, s.EventListSchema)
 @_errors(400, 404)
 def events(query: dict[str, Any], game_id: str) -> Response:
-    """The event stream after position `after`, for replays and live viewers."""
+    """The event stream after position `after`, for replays and live viewers.
+
+    `version` is the game's version when read; the events are those after `after` up
+    to it (at most `limit`), so ``after=version`` is a safe cursor for the next poll.
+    """
     services = _services()
-    stored = services.events_of(_game_id(game_id), after=query["after"], limit=query["limit"])
-    version = services.get_summary(game_id).version
-    return jsonify(events=[event_view(e) for e in stored], version=version)
+    # The version first: events are immutable and gap-free, so every event up to it
+    # is there a moment later; newer ones (a move in between) are left for next time.
+    version = services.get_summary(_game_id(game_id)).version
+    stored = services.events_of(game_id, after=query["after"], limit=query["limit"])
+    return jsonify(events=[event_view(e) for e in stored if e.seq <= version],
+                   version=version)
 
 
 @blp.route("/games/<game_id>/replay/<int(signed=True):step>", methods=["GET"])
@@ -215,7 +246,7 @@ def board_text(game_id: str) -> Response:
 
 
 @blp.route("/highscores", methods=["GET"])
-@blp.arguments(s.HighScoresQuerySchema, location="query")
+@blp.arguments(s.HighScoresQuerySchema(), location="query")
 @blp.response(200, s.HighScoreListSchema)
 @_errors(400)
 def high_scores(query: dict[str, Any]) -> Response:

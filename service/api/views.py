@@ -7,16 +7,60 @@ move. `tests/api` checks each view against its schema, so the two cannot drift.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
-from ..domain.events import SEAT_LETTERS
+from ..domain.board import Geometry
+from ..domain.events import SEAT_LETTERS, Event
 from ..domain.rules import Advance, Command, PlaceLine, legal_actions
-from ..domain.state import EMPTY, OWNER_LETTERS, SEAT1, SEAT2, GameState, TurnRecord
+from ..domain.state import OWNER_LETTERS, SEAT1, SEAT2, GameState, TurnRecord
 from ..services import GameSummary, HighScore
 from ..store import StoredEvent
 
 LINE_AUTHORS = {SEAT1: "P", SEAT2: "C"}  # anything else: "R" (walls, random, initial)
+_SCALARS = frozenset({int, str, float, bool, type(None)})
+
+
+Cells = tuple[tuple[int, int, int], ...]
+_CELLS: dict[tuple[int, int], tuple[Cells, Cells]] = {}
+
+
+def _cells(geometry: Geometry) -> tuple[Cells, Cells]:
+    """``(index, x, y)`` of every line slot and of every box of a field size."""
+    key = (geometry.height, geometry.width)
+    cells = _CELLS.get(key)
+    if cells is None:
+        w = geometry.width
+        cells = (tuple((i, i % w, i // w) for i in geometry.slots),
+                 tuple((i, i % w, i // w) for i in geometry.boxes))
+        _CELLS[key] = cells
+    return cells
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def _plain(value: Any) -> Any:
+    """What ``_jsonable(dataclasses.asdict(...))`` makes of a value, without its deep
+    copies: dataclasses become dicts, tuples and lists become lists."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is tuple or kind is list:
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
+    if kind is dict:
+        return {k: _plain(v) for k, v in value.items()}
+    return {name: _plain(getattr(value, name)) for name in _field_names(kind)}
+
+
+def event_data(event: Event) -> dict[str, Any]:
+    """``event.to_dict()["data"]``, built faster (the views' hot path)."""
+    data: dict[str, Any] = _plain(event)
+    return data
 
 
 def timestamp(moment: datetime | None) -> str | None:
@@ -29,15 +73,17 @@ def timestamp(moment: datetime | None) -> str | None:
 
 def state_view(game_id: str, state: GameState) -> dict[str, Any]:
     width = state.width
+    slots, cells = _cells(state.geometry)
+    drawn, owners = state.lines, state.owners
     lines = [
-        {"x": i % width, "y": i // width, "by": LINE_AUTHORS.get(who, "R")}
-        for i, who in enumerate(state.lines)
-        if who != EMPTY
+        {"x": x, "y": y, "by": LINE_AUTHORS.get(drawn[i], "R")}
+        for i, x, y in slots
+        if drawn[i]
     ]
     boxes = [
-        {"x": i % width, "y": i // width, "owner": OWNER_LETTERS[owner]}
-        for i, owner in enumerate(state.owners)
-        if owner != EMPTY
+        {"x": x, "y": y, "owner": OWNER_LETTERS[owners[i]]}
+        for i, x, y in cells
+        if owners[i]
     ]
     legal = legal_actions(state)
     game = state.game
@@ -67,9 +113,9 @@ def state_view(game_id: str, state: GameState) -> dict[str, Any]:
         "boxes": boxes,
         "current_turn": _turn_view(state.current_turn),
         "last_turn": _turn_view(state.last_turn) if state.last_turn else None,
-        "last_pieces": [piece.to_dict()["data"] for piece in state.last_pieces],
+        "last_pieces": [event_data(piece) for piece in state.last_pieces],
         "explanations": [
-            state.explanations[seat].to_dict()["data"] for seat in sorted(state.explanations)
+            event_data(state.explanations[seat]) for seat in sorted(state.explanations)
         ],
         "legal": {
             "seat": legal.seat,
@@ -88,10 +134,9 @@ def _turn_view(turn: TurnRecord) -> dict[str, Any]:
 
 
 def event_view(stored: StoredEvent) -> dict[str, Any]:
-    view = stored.event.to_dict()
-    view["seq"] = stored.seq
-    view["recorded_at"] = timestamp(stored.recorded_at)
-    return view
+    event = stored.event
+    return {"type": event.TYPE, "v": event.VERSION, "data": event_data(event),
+            "seq": stored.seq, "recorded_at": timestamp(stored.recorded_at)}
 
 
 def summary_view(summary: GameSummary) -> dict[str, Any]:

@@ -8,6 +8,7 @@ times: the same seed and the same commands give byte-identical events.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 from collections.abc import Callable
@@ -38,7 +39,9 @@ class Event:
     VERSION: ClassVar[int] = 1
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "v": self.VERSION, "data": _jsonable(dataclasses.asdict(self))}
+        """``{"type", "v", "data"}``; ``data`` is ``dataclasses.asdict`` made JSON-safe
+        (tuples become lists), built directly: `_plain` gives the same dicts."""
+        return {"type": self.TYPE, "v": self.VERSION, "data": _plain(self)}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Event:
@@ -183,6 +186,32 @@ def event_from_dict(raw: dict[str, Any]) -> Event:
 def event_to_json(event: Event) -> str:
     """Canonical JSON text of an event (sorted keys, no spaces)."""
     return json.dumps(event.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+_SCALARS = frozenset((int, str, bool, float, type(None)))
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _plain(value: Any) -> Any:
+    """``_jsonable(dataclasses.asdict(value))`` for a dataclass (and `_jsonable` of a
+    deep copy for anything else), without the intermediate copies."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is tuple or kind is list:
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
+    if kind is dict:
+        return {k: _plain(v) for k, v in value.items()}
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            return _jsonable(copy.deepcopy(value))
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
+    result = {}
+    for name in names:
+        v = getattr(value, name)
+        result[name] = v if type(v) in _SCALARS else _plain(v)
+    return result
 
 
 def _jsonable(value: Any) -> Any:

@@ -113,7 +113,11 @@ def clean_name(name: object, field: str = "player_name") -> str:
             "invalid_name", f"a name has 1 to {NAME_MAX} characters", field=field
         )
     if any(unicodedata.category(c).startswith("C") for c in name):
-        raise RuleViolation("invalid_name", "a name has no control characters", field=field)
+        raise RuleViolation(
+            "invalid_name",
+            "a name cannot hold control, invisible or unassigned characters",
+            field=field,
+        )
     return name
 
 

@@ -394,12 +394,7 @@ CASES: list[tuple[str, Case, int, str]] = [
 
 # Known app bugs: the case is right, the answer is not (strict: a fix makes these fail
 # until the entry is removed).
-KNOWN_BUGS = {
-    "huge-body-chunked": "a chunked body (no Content-Length) is cut at 64 KiB by Werkzeug's "
-                         "LimitedStream.readall() without a 413: answered 400 malformed_json",
-    "huge-body-chunked-whitespace": "a chunked body over 64 KiB is cut at 64 KiB and, when "
-                                    "the cut leaves valid JSON, accepted (200, the line lands)",
-}
+KNOWN_BUGS: dict[str, str] = {}  # case name -> why it fails (strict xfail); none known
 
 
 @pytest.mark.parametrize(("case", "status", "code"), [

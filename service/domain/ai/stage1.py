@@ -139,6 +139,7 @@ def exhaustive(
     start = -1
 
     def go(target: int, chain: Chain, points: int) -> None:
+        # The hot loop of the expert: plain loops instead of any()/generators.
         nonlocal n2, n3, best, equal, seen, nodes, leaves
         nodes += 1
         if nodes > budget:
@@ -147,11 +148,14 @@ def exhaustive(
             if not lines[s]:
                 break
         lines[s] = 1
-        formed = []
+        near = boxes_of[s]
         if touched is not None:
-            touched.update(boxes_of[s])
-            touched.update(nb for c in boxes_of[s] for _, nb in nbrs[c])
-        for b in boxes_of[s]:
+            touched.update(near)
+            for c in near:
+                for _, nb in nbrs[c]:
+                    touched.add(nb)
+        formed = []
+        for b in near:
             old = sides[b]
             sides[b] = old + 1
             if old == 3:
@@ -162,12 +166,22 @@ def exhaustive(
                 n3 += 1
             elif old == 1:
                 n2 += 1
-        if chain is not None:
-            formed = [b for b in formed if any(b - c in adjacent for c in chain)]
+        if chain is not None and formed:
+            regular = []
+            for b in formed:
+                for c in chain:
+                    if b - c in adjacent:
+                        regular.append(b)
+                        break
+            formed = regular
         points += len(formed)
         slots.append(s)
         try:
-            options = [(d, nb) for c in formed for d, nb in nbrs[c] if sides[nb] == 3]
+            options = []
+            for c in formed:
+                for option in nbrs[c]:
+                    if sides[option[1]] == 3:
+                        options.append(option)
             if not options:
                 leaves += 1
                 if points > best.points:
@@ -179,8 +193,10 @@ def exhaustive(
                       and frozenset(slots) not in seen):
                     seen.add(frozenset(slots))
                     equal.append(Path(points, start, tuple(directions), tuple(slots)))
+                return
+            slack = 0 if ties else 1
             for d, nb in options:
-                if touched is None and points + n2 + 2 * n3 < best.points + (0 if ties else 1):
+                if touched is None and points + n2 + 2 * n3 < best.points + slack:
                     break
                 directions.append(d)
                 go(nb, formed, points)
@@ -188,7 +204,7 @@ def exhaustive(
         finally:
             slots.pop()
             lines[s] = 0
-            for b in boxes_of[s]:
+            for b in near:
                 old = sides[b]
                 sides[b] = old - 1
                 if old == 4:

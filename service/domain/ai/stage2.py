@@ -10,6 +10,7 @@ opponent's best chain is smallest on average.
 from __future__ import annotations
 
 import random
+import struct
 from dataclasses import dataclass
 
 from .. import pieces
@@ -117,16 +118,30 @@ def choose(board: Board, rng: random.Random, stats: Stats, sample: bool) -> Extr
 def _sampled(
     board: Board, candidates: list[int], rng: random.Random, stats: Stats
 ) -> tuple[float, int, int]:
-    """(mean opponent best chain, slot, positions simulated) of the best candidate."""
-    seeds = [rng.getrandbits(32) for _ in range(SAMPLES)]
+    """(mean opponent best chain, slot, positions simulated) of the best candidate.
+
+    Different candidates and samples often end on the same board (a piece lands on
+    another candidate's line); its figure is searched once and its search counted
+    in `stats` each time, as if it had run again.
+    """
+    streams = [_Words(rng.getrandbits(32)) for _ in range(SAMPLES)]
     best: tuple[float, int] | None = None
+    known: dict[bytes, tuple[int, int, int]] = {}  # lines -> (points, nodes, leaves)
     for slot in candidates:
         total = 0
-        for seed in seeds:
+        for words in streams:
             after = board.copy()
             after.draw(slot)
-            _insert_pieces(after, random.Random(seed))
-            total += best_points(after, stats, budget=2_000)
+            _insert_pieces(after, words)
+            key = bytes(after.lines)
+            found = known.get(key)
+            if found is None:
+                work = Stats()
+                found = known[key] = (best_points(after, work, budget=2_000),
+                                      work.nodes, work.leaves)
+            total += found[0]
+            stats.nodes += found[1]
+            stats.leaves += found[2]
         mean = total / SAMPLES
         if best is None or mean < best[0]:
             best = (mean, slot)
@@ -134,15 +149,142 @@ def _sampled(
     return best[0], best[1], len(candidates) * SAMPLES
 
 
-def _insert_pieces(board: Board, rng: random.Random) -> None:
+# -- the stage-3 pieces, simulated fast ------------------------------------------------
+#
+# `_insert_pieces` makes exactly the random draws of `pieces.generate_shape`,
+# `pieces.shift_upper_left` and `pieces.place_piece` with a `random.Random(seed)`, so it
+# places the same pieces (`test_fast_paths` compares the two). It reads the
+# generator's output as 32-bit words fetched in bulk: ``getrandbits(k)`` for k <= 32
+# is the next word shifted right by 32 - k, ``getrandbits(32 * n)`` is the next n
+# words (least significant first), and ``choice``/``randrange`` draw below n with
+# ``getrandbits(n.bit_length())`` repeated until the value is below n. A sample's
+# words are fetched once and shared by every candidate line.
+
+_CHUNK = 256  # words fetched at a time
+
+
+class _Words:
+    """The 32-bit words of ``random.Random(seed)``, fetched as far as needed."""
+
+    __slots__ = ("rng", "words")
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.words: list[int] = []
+        self.more()
+
+    def more(self) -> None:
+        bits = self.rng.getrandbits(32 * _CHUNK)
+        self.words.extend(struct.unpack(f"<{_CHUNK}I", bits.to_bytes(4 * _CHUNK, "little")))
+
+
+_BOX_SLOTS_N = len(pieces.BOX_SLOTS)
+_TOUCHING: dict[tuple[pieces.Point, ...], tuple[pieces.Point, ...]] = {}
+_SHIFTED: dict[tuple[pieces.Point, ...], tuple[pieces.Point, ...]] = {}
+# (shape, width) -> (slot offsets on the field, largest x, largest y)
+_PLACED: dict[tuple[tuple[pieces.Point, ...], int], tuple[tuple[int, ...], int, int]] = {}
+
+
+def _touching(lines: tuple[pieces.Point, ...]) -> tuple[pieces.Point, ...]:
+    """`pieces.generate_shape`'s choices for the next line after `lines` (in order)."""
+    found = _TOUCHING.get(lines)
+    if found is None:
+        dots = pieces.piece_dots(lines)
+        found = tuple(s for s in pieces.BOX_SLOTS
+                      if s not in lines and dots.intersection(pieces.line_dots(*s)))
+        _TOUCHING[lines] = found
+    return found
+
+
+def _placement(grown: tuple[pieces.Point, ...], width: int) -> tuple[tuple[int, ...], int, int]:
+    key = (grown, width)
+    found = _PLACED.get(key)
+    if found is None:
+        shape = _SHIFTED.get(grown)
+        if shape is None:
+            shape = _SHIFTED[grown] = pieces.shift_upper_left(
+                tuple(sorted(grown, key=lambda p: (p[1], p[0]))))
+        found = (tuple(y * width + x for x, y in shape),
+                 max(x for x, _ in shape), max(y for _, y in shape))
+        _PLACED[key] = found
+    return found
+
+
+def _insert_pieces(board: Board, stream: _Words) -> None:
     """RULES T4 on the compact board: a 3-, 2- and 1-line piece at random."""
     t = board.t
-    w = t.width
+    w, h = t.width, t.height
     lines = board.lines
+    words = stream.words
+    have = len(words)
+    p = 0
+    nx, ny = (w + 1) // 2, (h + 1) // 2
+    sx, sy = 32 - nx.bit_length(), 32 - ny.bit_length()
+    s12 = 32 - _BOX_SLOTS_N.bit_length()
     for size in pieces.PIECE_SIZES:
-        shape = pieces.shift_upper_left(pieces.generate_shape(size, rng))
-        placed, _ = pieces.place_piece(
-            shape, t.height, w, lambda x, y: not lines[y * w + x], rng
-        )
-        for x, y in placed:
-            board.draw(y * w + x)
+        # pieces.generate_shape
+        if p >= have:
+            stream.more()
+            have = len(words)
+        r = words[p] >> s12
+        p += 1
+        while r >= _BOX_SLOTS_N:
+            if p >= have:
+                stream.more()
+                have = len(words)
+            r = words[p] >> s12
+            p += 1
+        grown: tuple[pieces.Point, ...] = (pieces.BOX_SLOTS[r],)
+        while len(grown) < size:
+            touching = _touching(grown)
+            n = len(touching)
+            sn = 32 - n.bit_length()
+            if p >= have:
+                stream.more()
+                have = len(words)
+            r = words[p] >> sn
+            p += 1
+            while r >= n:
+                if p >= have:
+                    stream.more()
+                    have = len(words)
+                r = words[p] >> sn
+                p += 1
+            grown += (touching[r],)
+        offsets, mx, my = _placement(grown, w)
+        # pieces.place_piece: up to MAX_TRIES even offsets, x first
+        for _ in range(pieces.MAX_TRIES):
+            if p >= have:
+                stream.more()
+                have = len(words)
+            ox = words[p] >> sx
+            p += 1
+            while ox >= nx:
+                if p >= have:
+                    stream.more()
+                    have = len(words)
+                ox = words[p] >> sx
+                p += 1
+            if p >= have:
+                stream.more()
+                have = len(words)
+            oy = words[p] >> sy
+            p += 1
+            while oy >= ny:
+                if p >= have:
+                    stream.more()
+                    have = len(words)
+                oy = words[p] >> sy
+                p += 1
+            ox *= 2
+            oy *= 2
+            if ox + mx >= w or oy + my >= h:
+                continue
+            base = oy * w + ox
+            for o in offsets:
+                if lines[base + o]:
+                    break
+            else:
+                for o in offsets:
+                    board.draw(base + o)
+                break

@@ -1,0 +1,165 @@
+"""Helpers for the JSON API tests: a test client that checks every answer against the
+marshmallow schemas, error assertions and a game driver that plays from the hints."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask.testing import FlaskClient
+from marshmallow import Schema
+from werkzeug.test import TestResponse
+
+from service.api import schemas as s
+
+GAME = r"/api/games/[^/]+"
+
+# (method, path pattern) -> the schema of its 2xx JSON answers
+RESPONSE_SCHEMAS: list[tuple[str, re.Pattern[str], type[Schema]]] = [
+    ("GET", re.compile(r"^/healthz$"), s.HealthSchema),
+    ("POST", re.compile(r"^/api/games$"), s.CreatedSchema),
+    ("GET", re.compile(r"^/api/games$"), s.GameListSchema),
+    ("GET", re.compile(rf"^{GAME}$"), s.GameSchema),
+    ("POST", re.compile(rf"^{GAME}/(lines|advance|computer-turn)$"), s.MoveResultSchema),
+    ("GET", re.compile(rf"^{GAME}/events$"), s.EventListSchema),
+    ("GET", re.compile(rf"^{GAME}/replay/[^/]+$"), s.ReplaySchema),
+    ("GET", re.compile(rf"^{GAME}/hint$"), s.HintSchema),
+    ("GET", re.compile(r"^/api/highscores$"), s.HighScoreListSchema),
+]
+
+# JSON 2xx answers that have no marshmallow schema of their own
+UNCHECKED = ("/api/openapi.json",)
+
+
+def schema_for(method: str, path: str) -> type[Schema] | None:
+    for want_method, pattern, schema in RESPONSE_SCHEMAS:
+        if method == want_method and pattern.match(path):
+            return schema
+    return None
+
+
+def assert_valid(schema: type[Schema], payload: Any) -> None:
+    """`payload` is exactly what `schema` documents (unknown keys are errors too)."""
+    errors = schema().validate(payload)
+    assert errors == {}, f"{schema.__name__}: {errors}"
+
+
+class CheckedClient(FlaskClient):
+    """A Flask test client that validates every JSON answer it receives.
+
+    Errors (4xx/5xx) must have the one error shape (`ErrorSchema`); 2xx answers of
+    the JSON endpoints must match their response schema. `checked` counts the
+    answers validated against a response schema, per schema name.
+    """
+
+    checked: dict[str, int]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.checked = {}
+
+    def open(self, *args: Any, **kwargs: Any) -> TestResponse:
+        response = super().open(*args, **kwargs)
+        self._check(response)
+        return response
+
+    def _check(self, response: TestResponse) -> None:
+        request = response.request
+        path, method = request.path, request.method
+        is_json = response.mimetype == "application/json"
+        if response.status_code >= 400:
+            if path.startswith("/api/") or path == "/healthz":
+                assert is_json, f"{method} {path}: a non-JSON {response.status_code}"
+                assert_valid(s.ErrorSchema, response.get_json())
+                self._count("ErrorSchema")
+            return
+        if method == "HEAD" or not is_json or path in UNCHECKED:
+            return
+        schema = schema_for(method, path)
+        assert schema is not None, f"no response schema known for {method} {path}"
+        assert_valid(schema, response.get_json())
+        self._count(schema.__name__)
+
+    def _count(self, name: str) -> None:
+        self.checked[name] = self.checked.get(name, 0) + 1
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def assert_error(response: TestResponse, status: int, code: str) -> dict[str, Any]:
+    """Assert the status and error code; return the error's details."""
+    body = response.get_json()
+    assert response.status_code == status, (response.status_code, body)
+    assert body["error"]["code"] == code, body
+    assert body["error"]["message"]
+    details: dict[str, Any] = body["error"]["details"]
+    return details
+
+
+def create_game(client: FlaskClient, **body: Any) -> dict[str, Any]:
+    """POST /api/games (a 7 x 9 field with seed 7 unless given); the 201 answer."""
+    body.setdefault("player_name", "Ayşe")
+    body.setdefault("height", 7)
+    body.setdefault("width", 9)
+    body.setdefault("seed", 7)
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.get_json()
+    created: dict[str, Any] = response.get_json()
+    assert response.headers["Location"] == f"/api/games/{created['game_id']}"
+    return created
+
+
+def snapshot(client: FlaskClient, game_id: str) -> tuple[int, list[dict[str, Any]]]:
+    """(version, every event): to show that a refused request changed nothing."""
+    response = client.get(f"/api/games/{game_id}/events")
+    assert response.status_code == 200
+    body = response.get_json()
+    return body["version"], body["events"]
+
+
+def state_of(client: FlaskClient, game_id: str) -> dict[str, Any]:
+    response = client.get(f"/api/games/{game_id}")
+    assert response.status_code == 200
+    state: dict[str, Any] = response.get_json()["state"]
+    return state
+
+
+def play_hint(client: FlaskClient, game_id: str, token: str,
+              state: dict[str, Any]) -> dict[str, Any]:
+    """Play the hint for the seat to move (with expected_version); the move's answer."""
+    hint = client.get(f"/api/games/{game_id}/hint")
+    assert hint.status_code == 200, hint.get_json()
+    move = hint.get_json()
+    assert move["seat"] == state["turn"]
+    body: dict[str, Any] = {"expected_version": state["version"]}
+    if move["action"] == "line":
+        assert [move["x"], move["y"]] in state["legal"]["lines"], (move, state["legal"])
+        body.update(x=move["x"], y=move["y"])
+        response = client.post(f"/api/games/{game_id}/lines", json=body,
+                               headers=bearer(token))
+    else:
+        assert state["legal"]["can_advance"], state["legal"]
+        response = client.post(f"/api/games/{game_id}/advance", json=body,
+                               headers=bearer(token))
+    assert response.status_code == 200, response.get_json()
+    result: dict[str, Any] = response.get_json()
+    events = result["events"]
+    assert [e["seq"] for e in events] == list(
+        range(state["version"] + 1, state["version"] + 1 + len(events))
+    )
+    assert result["state"]["version"] == state["version"] + len(events)
+    return result
+
+
+def play_to_end(client: FlaskClient, game_id: str, token: str,
+                max_moves: int = 2000) -> tuple[dict[str, Any], int]:
+    """Play the hints until the game is over; (the final state, the moves played)."""
+    state = state_of(client, game_id)
+    moves = 0
+    while not state["over"]:
+        state = play_hint(client, game_id, token, state)["state"]
+        moves += 1
+        assert moves <= max_moves, "the game does not end"
+    return state, moves

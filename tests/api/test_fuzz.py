@@ -1,0 +1,115 @@
+"""Schemathesis fuzzing of every operation of the live app's OpenAPI document.
+
+The schema is loaded from the running Flask app (``/api/openapi.json``, through
+WSGI, no network). Hypothesis is derandomized and writes no example database.
+Every answer must be no 5xx, match its documented response schema and content
+type. A seeded database (a fresh vs_computer game, a finished one, a
+two_players and a computer_vs_computer game, all small) lets a share of the cases
+reach real games: their generated ``game_id`` (and ``Authorization``, and a replay
+``step``) are swapped for real ones, deterministically by case number.
+
+`test_fuzz_made_enough_requests` runs after the fuzz test and checks that at least
+`MIN_REQUESTS` requests were made over all operations.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis import Case
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+)
+
+from service.app import create_app
+from service.services import Services
+from service.store import migrate
+from tests.factories import GameFactory
+
+MIN_REQUESTS = 1000
+EXAMPLES_PER_OPERATION = 100  # plus Schemathesis' explicit/coverage cases
+CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance]
+
+REQUESTS: Counter[str] = Counter()  # operation label -> requests made
+STATUSES: Counter[tuple[str, int]] = Counter()  # (operation label, status) -> answers
+
+
+@dataclass(frozen=True)
+class Seeded:
+    game_id: str
+    token: str
+    version: int
+
+
+# The app exists at import time (`schema.parametrize()` needs the schema then; the
+# lazy `schemathesis.pytest.from_fixture` does not work with pytest 9.2). Its database
+# is only touched once the `seeded` fixture has migrated it.
+_DATABASE_DIR = tempfile.TemporaryDirectory(prefix="squares-fuzz-")
+DATABASE_URL = f"sqlite:///{Path(_DATABASE_DIR.name) / 'fuzz.db'}"
+app = create_app({"TESTING": True, "DATABASE_URL": DATABASE_URL})
+schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
+
+
+@pytest.fixture(scope="module")
+def seeded() -> Iterator[list[Seeded]]:
+    """Migrate the fuzz database and store the games cases are pointed at."""
+    migrate(DATABASE_URL)
+    services: Services = app.extensions["squares"]
+    games = []
+    for kwargs in (
+        {"mode": "vs_computer", "difficulty": "easy"},
+        {"mode": "two_players", "second_name": "Ayşe"},
+        {"mode": "computer_vs_computer", "difficulty": "easy"},
+    ):
+        created = services.create_game(player_name="Fuzz", height=9, width=11, seed=5,
+                                       **kwargs)  # type: ignore[arg-type]
+        games.append(Seeded(created.game_id, created.token, 1))
+    done = GameFactory.create(services=services, finished=True, small=True)
+    games.append(Seeded(done.game_id, done.token, services.get_summary(done.game_id).version))
+    yield games
+    services.store.dispose()
+    _DATABASE_DIR.cleanup()
+
+
+def aim(case: Case, games: list[Seeded], number: int) -> None:
+    """Point some cases at real games (deterministic: by the case's number)."""
+    params = case.path_parameters
+    if not params or "game_id" not in params or number % 4 == 0:
+        return
+    game = games[(number // 4) % len(games)]
+    params["game_id"] = game.game_id
+    if number % 4 >= 2 and case.operation.definition.raw.get("security"):
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {game.token}"}
+    if number % 4 == 3 and "step" in params:
+        params["step"] = 1 + number % game.version
+
+
+@schema.parametrize()
+@settings(max_examples=EXAMPLES_PER_OPERATION, derandomize=True, database=None, deadline=None,
+          suppress_health_check=list(HealthCheck))
+def test_fuzz_api(case: Case, seeded: list[Seeded]) -> None:
+    aim(case, seeded, sum(REQUESTS.values()))
+    REQUESTS[case.operation.label] += 1
+    response = case.call_and_validate(checks=CHECKS)
+    STATUSES[case.operation.label, response.status_code] += 1
+
+
+def test_fuzz_made_enough_requests() -> None:
+    operations = {result.ok().label for result in schema.get_all_operations()}
+    if set(REQUESTS) != operations:
+        pytest.skip(f"test_fuzz_api did not run for {sorted(operations - set(REQUESTS))}")
+    print(f"fuzz requests: {sum(REQUESTS.values())} {dict(REQUESTS)}")
+    print(f"fuzz statuses: {sorted(STATUSES.items())}")
+    assert sum(REQUESTS.values()) >= MIN_REQUESTS, REQUESTS
+    # the real games were reached: every operation answered some 2xx
+    succeeded = {label for (label, status), _ in STATUSES.items() if 200 <= status < 300}
+    assert succeeded == operations, operations - succeeded

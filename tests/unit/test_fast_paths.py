@@ -1,0 +1,83 @@
+"""The speed-ups that must not change a single result: each fast path against the
+straightforward code it replaces."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import pytest
+
+from service.domain import pieces
+from service.domain.ai import stage2, strategy_for
+from service.domain.ai.compact import Board, tables
+from service.domain.events import _jsonable, event_to_json
+from service.domain.players import play_turn
+from service.domain.rules import NewGame, start_game
+from service.domain.state import apply_all, fold
+
+
+def _reference_insert_pieces(board: Board, rng: random.Random) -> None:
+    """The AI's stage-3 simulation written with `pieces`, as the rules draw pieces."""
+    t = board.t
+    w = t.width
+    lines = board.lines
+    for size in pieces.PIECE_SIZES:
+        shape = pieces.shift_upper_left(pieces.generate_shape(size, rng))
+        placed, _ = pieces.place_piece(shape, t.height, w, lambda x, y: not lines[y * w + x], rng)
+        for x, y in placed:
+            board.draw(y * w + x)
+
+
+@pytest.mark.parametrize("chunk", [1, 3, stage2._CHUNK])
+def test_simulated_pieces_are_the_pieces_the_rules_would_draw(monkeypatch, chunk):
+    monkeypatch.setattr(stage2, "_CHUNK", chunk)  # small chunks: refills mid-draw
+    meta = random.Random(chunk)
+    for _ in range(400):
+        height, width = meta.choice([(7, 7), (7, 9), (9, 13), (11, 15), (19, 33), (41, 81)])
+        t = tables(height, width)
+        board = Board(t, bytearray(height * width), bytearray(height * width))
+        fill = meta.random()
+        for s in t.slots:
+            if meta.random() < fill:
+                board.draw(s)
+        seed = meta.getrandbits(32)
+        expected, fast = board.copy(), board.copy()
+        _reference_insert_pieces(expected, random.Random(seed))
+        words = stage2._Words(seed)
+        stage2._insert_pieces(fast, words)
+        assert (fast.lines, fast.sides) == (expected.lines, expected.sides)
+        again = board.copy()  # a stream is reusable: the same words, the same pieces
+        stage2._insert_pieces(again, words)
+        assert again.lines == expected.lines
+
+
+def _events_of_games(count: int):
+    for seed in range(count):
+        level = ("easy", "moderate", "hard")[seed % 3]
+        mode = ("vs_computer", "computer_vs_computer")[seed % 2]
+        events = start_game(NewGame(seed=seed, player_name="Ada", difficulty=level, mode=mode,
+                                    height=7, width=9))
+        state = fold(events)
+        strategy = strategy_for(level)
+        while not state.over:
+            turn = play_turn(state, strategy)
+            events.extend(turn)
+            state = apply_all(state, turn)
+        yield from events
+
+
+def test_event_to_dict_is_asdict_made_json_safe():
+    kinds = set()
+    for event in _events_of_games(8):
+        old = {"type": event.TYPE, "v": event.VERSION,
+               "data": _jsonable(dataclasses.asdict(event))}
+        new = event.to_dict()
+        assert new == old
+        assert json.dumps(new) == json.dumps(old)
+        assert event_to_json(event) == json.dumps(old, sort_keys=True, separators=(",", ":"),
+                                                  ensure_ascii=False)
+        kinds.add(event.TYPE)
+    assert {"game_created", "line_placed", "stage_advanced", "piece_inserted",
+            "move_explained", "game_over", "high_scores_entered"} <= kinds
