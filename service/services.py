@@ -301,16 +301,27 @@ class Services:
     def get_state(self, game_id: str, at_step: int | None = None) -> GameState:
         with self.store.unit_of_work(write=False) as uow:
             if at_step is not None:
-                version = uow.game(game_id).version
-                if not 1 <= at_step <= version:
-                    raise StepOutOfRange(
-                        f"step {at_step} is outside 1..{version}", version=version
-                    )
+                _check_step(uow, game_id, at_step)
             return uow.state(game_id, at_step)[1]
+
+    def get_game(self, game_id: str) -> tuple[GameSummary, GameState]:
+        """The summary and the state, read together (the same version)."""
+        with self.store.unit_of_work(write=False) as uow:
+            row, state = uow.state(game_id)
+            return _summary(row), state
 
     def get_summary(self, game_id: str) -> GameSummary:
         with self.store.unit_of_work(write=False) as uow:
             return _summary(uow.game(game_id))
+
+    def replay_step(self, game_id: str, step: int) -> tuple[GameState, StoredEvent, int]:
+        """The state after the first `step` events, the `step`-th event and the
+        game's current version, read together."""
+        with self.store.unit_of_work(write=False) as uow:
+            version = _check_step(uow, game_id, step)
+            state = uow.state(game_id, step)[1]
+            event = uow.events(game_id, after=step - 1, upto=step)[0]
+            return state, event, version
 
     def list_games(self, *, status: str | None = None, player: str | None = None,
                    limit: int = 20, offset: int = 0) -> tuple[list[GameSummary], int]:
@@ -330,9 +341,15 @@ class Services:
 
     def events_of(self, game_id: str, after: int = 0,
                   limit: int | None = None) -> list[StoredEvent]:
+        return self.event_page(game_id, after, limit)[0]
+
+    def event_page(self, game_id: str, after: int = 0,
+                   limit: int | None = None) -> tuple[list[StoredEvent], int]:
+        """The events after `after` (at most `limit`) and the version they were read
+        at: ``after=version`` is a safe cursor for the next page."""
         with self.store.unit_of_work(write=False) as uow:
             version = uow.game(game_id).version
-            return uow.events(game_id, after=after, upto=version, limit=limit)
+            return uow.events(game_id, after=after, upto=version, limit=limit), version
 
     # high scores ---------------------------------------------------------------
     def high_scores(self, limit: int = 10) -> list[HighScore]:
@@ -487,6 +504,14 @@ def _first_unfoldable(events: list[Event]) -> int:
         except Exception:  # noqa: BLE001
             return position
     return len(events)
+
+
+def _check_step(uow: UnitOfWork, game_id: str, step: int) -> int:
+    """The game's version, or `StepOutOfRange` unless ``1 <= step <= version``."""
+    version = uow.game(game_id).version
+    if not 1 <= step <= version:
+        raise StepOutOfRange(f"step {step} is outside 1..{version}", version=version)
+    return version
 
 
 def _verify_game(uow: UnitOfWork, game_id: str) -> list[Problem]:

@@ -153,11 +153,7 @@ def list_games(query: dict[str, Any]) -> Response:
 @_errors(404)
 def get_game(game_id: str) -> Response:
     """The current state (board, scores, legal actions) and the game's summary."""
-    services = _services()
-    summary = services.get_summary(_game_id(game_id))
-    # the state at the summary's version: both describe the same moment even when a
-    # move lands between the two reads
-    state = services.get_state(game_id, at_step=summary.version)
+    summary, state = _services().get_game(_game_id(game_id))
     return jsonify(state=state_view(game_id, state), summary=summary_view(summary))
 
 
@@ -206,13 +202,9 @@ def events(query: dict[str, Any], game_id: str) -> Response:
     `version` is the game's version when read; the events are those after `after` up
     to it (at most `limit`), so ``after=version`` is a safe cursor for the next poll.
     """
-    services = _services()
-    # The version first: events are immutable and gap-free, so every event up to it
-    # is there a moment later; newer ones (a move in between) are left for next time.
-    version = services.get_summary(_game_id(game_id)).version
-    stored = services.events_of(game_id, after=query["after"], limit=query["limit"])
-    return jsonify(events=[event_view(e) for e in stored if e.seq <= version],
-                   version=version)
+    stored, version = _services().event_page(_game_id(game_id), query["after"],
+                                             query["limit"])
+    return jsonify(events=[event_view(e) for e in stored], version=version)
 
 
 @blp.route("/games/<game_id>/replay/<int(signed=True):step>", methods=["GET"])
@@ -220,11 +212,9 @@ def events(query: dict[str, Any], game_id: str) -> Response:
 @_errors(404)
 def replay(game_id: str, step: int) -> Response:
     """The state after the first `step` events (1 = the game as created)."""
-    services = _services()
-    state = services.get_state(_game_id(game_id), at_step=step)
-    event = services.events_of(game_id, after=step - 1, limit=1)[0]
-    return jsonify(step=step, version=services.get_summary(game_id).version,
-                   state=state_view(game_id, state), event=event_view(event))
+    state, event, version = _services().replay_step(_game_id(game_id), step)
+    return jsonify(step=step, version=version, state=state_view(game_id, state),
+                   event=event_view(event))
 
 
 @blp.route("/games/<game_id>/hint", methods=["GET"])

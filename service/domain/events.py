@@ -8,11 +8,11 @@ times: the same seed and the same commands give byte-identical events.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 Point = tuple[int, int]
@@ -189,37 +189,22 @@ def event_to_json(event: Event) -> str:
 
 
 _SCALARS = frozenset((int, str, bool, float, type(None)))
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def _plain(value: Any) -> Any:
-    """``_jsonable(dataclasses.asdict(value))`` for a dataclass (and `_jsonable` of a
-    deep copy for anything else), without the intermediate copies."""
+    """What ``dataclasses.asdict`` gives for an event, with tuples as lists (JSON-safe),
+    built without its deep copies. Events hold scalars, tuples and dataclasses only."""
     kind = type(value)
     if kind in _SCALARS:
         return value
     if kind is tuple or kind is list:
         return [v if type(v) in _SCALARS else _plain(v) for v in value]
-    if kind is dict:
-        return {k: _plain(v) for k, v in value.items()}
-    names = _FIELD_NAMES.get(kind)
-    if names is None:
-        if not dataclasses.is_dataclass(value) or isinstance(value, type):
-            return _jsonable(copy.deepcopy(value))
-        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
-    result = {}
-    for name in names:
-        v = getattr(value, name)
-        result[name] = v if type(v) in _SCALARS else _plain(v)
-    return result
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    return value
+    return {name: _plain(getattr(value, name)) for name in _field_names(kind)}
 
 
 def _tuplify(value: Any) -> Any:

@@ -163,3 +163,23 @@ def play_to_end(client: FlaskClient, game_id: str, token: str,
         moves += 1
         assert moves <= max_moves, "the game does not end"
     return state, moves
+
+
+def move_after_first_read(monkeypatch: Any, services: Any, game_id: str,
+                          token: str) -> list[int]:
+    """Let another writer advance the game right after the next read of its games
+    row (inside whatever transaction reads it); returns [the new version] once done."""
+    from service.store import UnitOfWork
+
+    moved: list[int] = []
+    real_game = UnitOfWork.game
+
+    def game(self: UnitOfWork, gid: str) -> Any:
+        row = real_game(self, gid)
+        if not moved and gid == game_id:
+            moved.append(0)  # first: the advance below reads the row too
+            moved[0] = services.advance(game_id, token).state.version
+        return row
+
+    monkeypatch.setattr(UnitOfWork, "game", game)
+    return moved

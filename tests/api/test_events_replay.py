@@ -10,7 +10,14 @@ from service.api import schemas as s
 from service.services import Services
 from tests.factories import GameFactory
 
-from .helpers import CheckedClient, assert_error, assert_valid, create_game, play_to_end
+from .helpers import (
+    CheckedClient,
+    assert_error,
+    assert_valid,
+    create_game,
+    move_after_first_read,
+    play_to_end,
+)
 
 
 @pytest.fixture
@@ -99,25 +106,11 @@ def test_replay_of_a_stored_default_size_game(client: CheckedClient,
 
 def test_events_version_is_a_safe_cursor_when_a_move_lands_mid_request(
         client: CheckedClient, services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A move appended between the endpoint's reads must not make `version` run ahead
-    of the events returned (a poller using after=version would skip events)."""
+    """A move appended while the endpoint reads must not make `version` run ahead of
+    the events returned (a poller using after=version would skip events)."""
     created = create_game(client, height=9, width=11, seed=1)
     game_id, token = created["game_id"], created["token"]
-    moved: list[int] = []
-
-    def move_once() -> None:
-        if not moved:
-            moved.append(services.advance(game_id, token).state.version)
-
-    for name in ("events_of", "get_summary"):
-        real = getattr(services, name)
-
-        def wrapped(*args: Any, _real: Any = real, **kwargs: Any) -> Any:
-            result = _real(*args, **kwargs)
-            move_once()  # another writer gets in right after the first read
-            return result
-
-        monkeypatch.setattr(services, name, wrapped)
+    moved = move_after_first_read(monkeypatch, services, game_id, token)
     body = client.get(f"/api/games/{game_id}/events?after=0").get_json()
     assert moved == [2]
     assert [e["seq"] for e in body["events"]] == list(range(1, body["version"] + 1))

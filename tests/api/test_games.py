@@ -11,7 +11,14 @@ from service.config import DEFAULT_HIGH_SCORES
 from service.services import Services
 from tests.factories import GameFactory, HighScoreFactory
 
-from .helpers import CheckedClient, assert_error, assert_valid, create_game, state_of
+from .helpers import (
+    CheckedClient,
+    assert_error,
+    assert_valid,
+    create_game,
+    move_after_first_read,
+    state_of,
+)
 
 
 def test_healthz_answers_ok_json(client: CheckedClient) -> None:
@@ -325,17 +332,7 @@ def test_get_game_state_and_summary_agree_when_a_move_lands_mid_request(
         client: CheckedClient, services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
     created = create_game(client, height=9, width=11, seed=1)
     game_id, token = created["game_id"], created["token"]
-    moved: list[int] = []
-    for name in ("get_state", "get_summary"):
-        real = getattr(services, name)
-
-        def wrapped(*args: Any, _real: Any = real, **kwargs: Any) -> Any:
-            result = _real(*args, **kwargs)
-            if not moved:  # another writer gets in right after the first read
-                moved.append(services.advance(game_id, token).state.version)
-            return result
-
-        monkeypatch.setattr(services, name, wrapped)
+    moved = move_after_first_read(monkeypatch, services, game_id, token)
     body = client.get(f"/api/games/{game_id}").get_json()
     assert moved == [2]
     assert body["state"]["version"] == body["summary"]["version"]

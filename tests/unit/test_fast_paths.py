@@ -6,13 +6,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from typing import Any
 
 import pytest
 
 from service.domain import pieces
 from service.domain.ai import stage2, strategy_for
 from service.domain.ai.compact import Board, tables
-from service.domain.events import _jsonable, event_to_json
+from service.domain.events import event_to_json
 from service.domain.players import play_turn
 from service.domain.rules import NewGame, start_game
 from service.domain.state import apply_all, fold
@@ -66,6 +67,15 @@ def _events_of_games(count: int):
             events.extend(turn)
             state = apply_all(state, turn)
         yield from events
+
+
+def _jsonable(value: Any) -> Any:
+    """The reference: what ``to_dict`` used to apply to ``dataclasses.asdict``."""
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
 
 
 def test_event_to_dict_is_asdict_made_json_safe():
