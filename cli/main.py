@@ -61,7 +61,8 @@ class SquaresGroup(click.Group):
     envvar="DATABASE_URL",
     default=None,
     metavar="URL",
-    help="Database to use (env DATABASE_URL; default sqlite:///<repo>/instance/squares.db). "
+    help="Database to use (env DATABASE_URL; default sqlite:///<repo>/instance/squares.db, "
+    "for an installed package ./instance/squares.db). "
     "sqlite:///path or postgresql://user:password@host/db.",
 )
 @click.option("--color/--no-color", default=None,

@@ -32,17 +32,24 @@ def problem_line(problem: Problem) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_app
 def verify(app: AppContext, game_id: str | None, all_games: bool, as_json: bool) -> None:
-    """Fold event streams from scratch and compare them with the read model and
-    the high scores; exit 1 when any problem is found."""
+    """Fold event streams from scratch, re-deriving every random outcome from the
+    seed, and compare them with the read model and the high scores; exit 1 when any
+    problem is found. Also lists games waiting on the computer's turn."""
     target = one_or_all(game_id, all_games)
     with app.services() as services:
         problems = services.verify(target)
         checked = 1 if target is not None else services.list_games(limit=1)[1]
+        waiting = [w for w in services.waiting_on_computer()
+                   if target is None or w.game_id == target]
     if as_json:
-        echo_json({"ok": not problems, "games": checked, "problems": problems})
+        echo_json({"ok": not problems, "games": checked, "problems": problems,
+                   "waiting_on_computer": waiting})
     else:
         for problem in problems:
             click.echo(problem_line(problem))
+        for game in waiting:
+            click.echo(f"{game.game_id}: waiting on the computer (seat {game.seat}, "
+                       f"{game.level}); the next command or read of the game plays it")
     if problems:
         bad = len({p.game_id for p in problems})
         raise CliFailure(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} "

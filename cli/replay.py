@@ -44,7 +44,7 @@ def describe(event: Event, state: GameState) -> str:
         text = f"{name(event.seat)} draws ({event.x}, {event.y}) in stage {event.stage}"
         if event.squares:
             text += ", forming " + " ".join(f"({x}, {y}) {o}" for x, y, o in event.squares)
-        return text + (", penalty -5" if event.penalty else "")
+        return text + (f", penalty -{event.penalty}" if event.penalty else "")
     if isinstance(event, StageAdvanced):
         if event.stage == 1:
             return f"{name(event.seat)} ends the turn; round {event.round}, {name(event.turn)} to move"

@@ -19,10 +19,18 @@ def gunicorn_available() -> bool:
 
 
 def wsgi_target() -> str:
-    """``wsgi:app`` from the repository root, else the app factory itself."""
+    """``wsgi:app`` from the repository root, else (an installed wheel, which has no
+    ``wsgi.py``) the app factory itself."""
     if (config.REPO_ROOT / "wsgi.py").exists():
         return "wsgi:app"
     return "service.app:create_app()"
+
+
+def server_dir() -> str | None:
+    """Where gunicorn runs: the repository root for ``wsgi:app``; None (stay in the
+    current directory, so a relative SQLite path means the file just migrated) for an
+    installed wheel, where `config.REPO_ROOT` is site-packages."""
+    return str(config.REPO_ROOT) if wsgi_target() == "wsgi:app" else None
 
 
 def gunicorn_cli_flags() -> set[str]:
@@ -37,9 +45,10 @@ def gunicorn_argv(host: str, port: int, workers: int) -> list[str]:
         sys.executable, "-m", "gunicorn",
         "--workers", str(workers),
         "--bind", f"{host}:{port}",
-        "--chdir", str(config.REPO_ROOT),
         "--access-logfile", "-",
     ]
+    if (directory := server_dir()) is not None:
+        argv += ["--chdir", directory]
     # Newer gunicorns open a control socket at one fixed path in $HOME; two servers
     # (or tests) would fight over it, and nothing here uses it.
     if "--no-control-socket" in gunicorn_cli_flags():
@@ -68,7 +77,8 @@ def serve(app: AppContext, host: str, port: int, workers: int, single: bool) -> 
         click.echo(f"serving {safe_url(app.url)} with gunicorn on http://{host}:{port}", err=True)
         sys.stdout.flush()
         sys.stderr.flush()
-        os.chdir(config.REPO_ROOT)
+        if (directory := server_dir()) is not None:
+            os.chdir(directory)
         os.execve(sys.executable, argv, os.environ)
     _run_single(app.url, host, port)
 

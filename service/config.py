@@ -1,14 +1,43 @@
-"""Where the database lives: env ``DATABASE_URL`` or the SQLite default file."""
+"""Where the database and the migrations live.
+
+The database: env ``DATABASE_URL``, else the SQLite file ``instance/squares.db`` —
+in the repository when running from a checkout (``./dev``, ``pip install -e``), else
+(an installed wheel, where the repository is gone) under the current directory of
+the process, made absolute when this module is first imported.
+
+The migrations: the Alembic script directory ``migrations/`` at the top of the
+repository is also the top-level package ``migrations``, which a wheel installs next
+to `service`; `MIGRATIONS_DIR` is wherever the import system finds that package.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-INSTANCE_DIR = REPO_ROOT / "instance"
+"""The repository root in a checkout (in an installed wheel: site-packages)."""
+
+FROM_CHECKOUT = (REPO_ROOT / "pyproject.toml").is_file()
+"""Running from a source checkout (plain or editable install), not an installed wheel."""
+
+INSTANCE_DIR = (REPO_ROOT if FROM_CHECKOUT else Path.cwd()) / "instance"
 DEFAULT_SQLITE_PATH = INSTANCE_DIR / "squares.db"
-MIGRATIONS_DIR = REPO_ROOT / "migrations"
+
+
+def _migrations_dir() -> Path:
+    """The directory of the installed (or checked-out) ``migrations`` package, found
+    without importing it; the repository's ``migrations/`` when it is not importable
+    (a checkout run without an install and without the repository on ``sys.path``)."""
+    spec = importlib.util.find_spec("migrations")
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        if (Path(location) / "env.py").is_file():
+            return Path(location).resolve()
+    return REPO_ROOT / "migrations"
+
+
+MIGRATIONS_DIR = _migrations_dir()
 
 # RULES E2: the high score table of a new database (created by the first migration).
 DEFAULT_HIGH_SCORES: tuple[tuple[str, int], ...] = (
@@ -22,7 +51,8 @@ DEFAULT_HIGH_SCORE_DIFFICULTY = "default"
 
 
 def database_url() -> str:
-    """``DATABASE_URL`` from the environment, else ``sqlite:///<repo>/instance/squares.db``."""
+    """``DATABASE_URL`` from the environment, else ``sqlite:///`` `DEFAULT_SQLITE_PATH`
+    (``<repo>/instance/squares.db`` in a checkout, else ``<cwd>/instance/squares.db``)."""
     url = os.environ.get("DATABASE_URL", "").strip()
     return url or f"sqlite:///{DEFAULT_SQLITE_PATH}"
 

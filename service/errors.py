@@ -22,6 +22,12 @@ class GameNotFound(ServiceError):
     code = "game_not_found"
 
 
+class GameExists(ServiceError):
+    """details: ``game_id``."""
+
+    code = "game_exists"
+
+
 class VersionConflict(ServiceError):
     """Another writer appended first; details: ``current_version``."""
 

@@ -19,6 +19,9 @@ down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
+# What downgrade() removes (see service/store/migrations.py).
+DOWNGRADE_DROPS: dict[str, tuple[str, ...]] = {"high_scores": (), "games": (), "events": ()}
+
 # RULES E2 (names are UTF-8; keep the Turkish letters). Frozen here on purpose:
 # a migration never changes with the application code.
 DEFAULT_HIGH_SCORES = (

@@ -19,6 +19,9 @@ down_revision: str | None = "0001"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
+# What downgrade() removes (see service/store/migrations.py).
+DOWNGRADE_DROPS: dict[str, tuple[str, ...]] = {}  # indexes only
+
 
 def upgrade() -> None:
     op.create_index(op.f("ix_games_created_at"), "games", ["created_at"])

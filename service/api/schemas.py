@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import typing
+from datetime import datetime
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
 from ..domain.rules import LEVELS, MODES
+from ..store import GameSummary
 
 # Numbers the database stores as 32-bit integers; larger ones are refused up front.
 INT32_MAX = 2**31 - 1
@@ -189,23 +194,19 @@ class EventSchema(Schema):
     recorded_at = fields.String(required=True, metadata={"description": "ISO 8601, UTC"})
 
 
-class SummarySchema(Schema):
-    game_id = fields.String(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(("active", "finished")))
-    mode = fields.String(required=True)
-    difficulty = fields.String(required=True)
-    player_name = fields.String(required=True)
-    second_name = fields.String(required=True)
-    created_at = fields.String(required=True)
-    finished_at = fields.String(required=True, allow_none=True)
-    version = _int(required=True)
-    scores = fields.List(_int(), required=True)
-    squares = fields.List(_int(), required=True)
-    ownerless = _int(required=True)
-    round = _int(required=True)
-    turn = _int(required=True)
-    stage = _int(required=True)
-    winner = _int(required=True, allow_none=True)
+def _summary_field(hint: Any) -> fields.Field:
+    """The JSON field of one `GameSummary` field (datetimes are ISO 8601 text)."""
+    optional = type(None) in typing.get_args(hint)
+    base = next((a for a in typing.get_args(hint) if a is not type(None)), hint)
+    field = {int: _int, str: fields.String, datetime: fields.String}[base]
+    return field(required=True, allow_none=optional)
+
+
+# The games read model as the API shows it: one field per `GameSummary` field.
+SummarySchema = Schema.from_dict(
+    {name: _summary_field(hint) for name, hint in typing.get_type_hints(GameSummary).items()},
+    name="SummarySchema",
+)
 
 
 class CreatedSchema(Schema):

@@ -14,8 +14,7 @@ from ..domain.board import Geometry
 from ..domain.events import SEAT_LETTERS, Event
 from ..domain.rules import Advance, Command, PlaceLine, legal_actions
 from ..domain.state import OWNER_LETTERS, SEAT1, SEAT2, GameState, TurnRecord
-from ..services import GameSummary, HighScore
-from ..store import StoredEvent
+from ..store import GameSummary, HighScore, StoredEvent
 
 LINE_AUTHORS = {SEAT1: "P", SEAT2: "C"}  # anything else: "R" (walls, random, initial)
 
@@ -118,24 +117,12 @@ def event_view(stored: StoredEvent) -> dict[str, Any]:
 
 
 def summary_view(summary: GameSummary) -> dict[str, Any]:
-    return {
-        "game_id": summary.game_id,
-        "status": summary.status,
-        "mode": summary.mode,
-        "difficulty": summary.difficulty,
-        "player_name": summary.player_name,
-        "second_name": summary.second_name,
-        "created_at": timestamp(summary.created_at),
-        "finished_at": timestamp(summary.finished_at),
-        "version": summary.version,
-        "scores": list(summary.scores),
-        "squares": list(summary.squares),
-        "ownerless": summary.ownerless,
-        "round": summary.round,
-        "turn": summary.turn,
-        "stage": summary.stage,
-        "winner": summary.winner,
-    }
+    """Every `GameSummary` field, datetimes as ISO 8601 text (see `SummarySchema`)."""
+    view = dict(vars(summary))
+    for name, value in view.items():
+        if isinstance(value, datetime):
+            view[name] = timestamp(value)
+    return view
 
 
 def high_score_view(rank: int, entry: HighScore) -> dict[str, Any]:

@@ -2,14 +2,18 @@
 
 Every event has a stable ``TYPE`` name and a schema ``VERSION``. ``to_dict`` gives
 a JSON-safe dict ``{"type", "v", "data"}``; ``event_from_dict`` reverses it,
-upcasting older versions through ``UPCASTERS`` first. Events carry no clock
-times: the same seed and the same commands give byte-identical events.
+upcasting older versions through ``UPCASTERS`` first, and with ``strict=True``
+(imports, `verify`) also checks every field's JSON type against the dataclass
+(a JSON ``true`` is not an integer). Events carry no clock times: the same seed and
+the same commands give byte-identical events.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import types
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -69,12 +73,15 @@ class GameCreated(Event):
 @dataclass(frozen=True, slots=True)
 class LinePlaced(Event):
     TYPE: ClassVar[str] = "line_placed"
+    VERSION: ClassVar[int] = 2
     seat: int
     x: int
     y: int
     stage: int
     squares: tuple[OwnedSquare, ...]  # boxes this line formed, with their owners
-    penalty: bool  # RULES T2: a stage-1 line that formed only irregular squares
+    # RULES T2: the points this line cost (5 for a stage-1 line that formed only
+    # irregular squares, else 0). Version 1 stored a boolean here.
+    penalty: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +165,26 @@ EVENT_TYPES: dict[str, type[Event]] = {
     )
 }
 
+def _line_placed_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """v1 said *whether* the line cost RULES T2's penalty; v2 says how many points."""
+    penalty = data["penalty"]
+    if type(penalty) is not bool:
+        raise EventFormatError(f"line_placed v1: penalty {penalty!r} is not a boolean")
+    return {**data, "penalty": 5 if penalty else 0}
+
+
 # (type, version) -> function turning that version's data into the next version's.
-UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
+    ("line_placed", 1): _line_placed_v1_to_v2,
+}
 
 
-def event_from_dict(raw: dict[str, Any]) -> Event:
+def event_from_dict(raw: dict[str, Any], *, strict: bool = False) -> Event:
+    """The event of a ``{"type", "v", "data"}`` dict, upcast to the current version.
+
+    ``strict`` also checks each field's JSON type (for data from outside: imports,
+    and `verify` of what is stored); `EventFormatError` on anything off.
+    """
     try:
         cls = EVENT_TYPES[raw["type"]]
         version = int(raw.get("v", 1))
@@ -178,9 +200,19 @@ def event_from_dict(raw: dict[str, Any]) -> Event:
     if version != cls.VERSION:
         raise EventFormatError(f"{cls.TYPE} v{version} is newer than this code (v{cls.VERSION})")
     try:
-        return cls.from_data(data)
+        event = cls.from_data(data)
     except (KeyError, TypeError, ValueError) as exc:
         raise EventFormatError(f"malformed {cls.TYPE}: {exc!r}") from exc
+    if strict:
+        if set(data) != set(_field_names(cls)):
+            raise EventFormatError(f"malformed {cls.TYPE}: fields {sorted(data)}")
+        for name, hint in _field_hints(cls):
+            if not _conforms(getattr(event, name), hint):
+                raise EventFormatError(
+                    f"malformed {cls.TYPE}: {name} = {_plain(getattr(event, name))!r} "
+                    "is of the wrong type"
+                )
+    return event
 
 
 def event_to_json(event: Event) -> str:
@@ -205,6 +237,36 @@ def _plain(value: Any) -> Any:
     if kind is tuple or kind is list:
         return [v if type(v) in _SCALARS else _plain(v) for v in value]
     return {name: _plain(getattr(value, name)) for name in _field_names(kind)}
+
+
+@cache
+def _field_hints(cls: type) -> tuple[tuple[str, Any], ...]:
+    hints = typing.get_type_hints(cls)
+    return tuple((name, hints[name]) for name in _field_names(cls))
+
+
+def _conforms(value: Any, hint: Any) -> bool:
+    """Whether `value` is exactly of type `hint` (``bool`` is no ``int`` here)."""
+    if hint is Any:
+        return True
+    if hint in (int, str, bool):
+        return type(value) is hint
+    if hint is type(None):
+        return value is None
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_conforms(value, a) for a in args)
+    if origin is tuple:
+        if type(value) is not tuple:
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_conforms(v, args[0]) for v in value)
+        return len(value) == len(args) and all(map(_conforms, value, args))
+    if dataclasses.is_dataclass(hint):
+        return type(value) is hint and all(
+            _conforms(getattr(value, name), h) for name, h in _field_hints(hint)
+        )
+    return isinstance(value, hint)
 
 
 def _tuplify(value: Any) -> Any:

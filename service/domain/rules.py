@@ -241,7 +241,7 @@ def _place_line(batch: _Batch, command: PlaceLine) -> None:
     seat = command.seat
     if state.stage == 2:  # RULES T3: ownerless, no penalty
         squares = tuple((x, y, OWNERLESS) for x, y in formed)
-        batch.add(LinePlaced(seat, command.x, command.y, 2, squares, False))
+        batch.add(LinePlaced(seat, command.x, command.y, 2, squares, 0))
     else:
         if not formed:
             raise RuleViolation(
@@ -253,7 +253,7 @@ def _place_line(batch: _Batch, command: PlaceLine) -> None:
         regular = regular_squares(state.chain, formed)
         letter = SEAT_LETTERS[seat]
         squares = tuple((x, y, letter if (x, y) in regular else OWNERLESS) for x, y in formed)
-        penalty = not regular
+        penalty = 0 if regular else PENALTY
         batch.add(LinePlaced(seat, command.x, command.y, 1, squares, penalty))
         if penalty and batch.state.empty_slots:  # else the game is over
             batch.add(StageAdvanced(seat, 2, seat, state.round, "irregular_square"))
@@ -393,55 +393,82 @@ def legal_actions(state: GameState) -> LegalActions:
     return LegalActions(state.turn, tuple(empty), False)
 
 
-def replay_check(events: list[Event]) -> GameState:
-    """Fold `events`, re-deciding every player command, to prove a stream legal.
+def replay_check(events: list[Event], *, partial_tail: bool = False) -> GameState:
+    """Fold `events`, re-deciding everything, to prove the stream is exactly what
+    the rules make of its commands and its seed.
 
-    Stored outcomes of the random generator (initial lines, pieces) are checked
-    for fitting the board, not re-generated. Raises `CorruptStream` naming the
-    1-based position of the first bad event.
+    The first event is re-created from its seed and settings (the initial lines);
+    each player command (a line, an advance, the computer's explanation) is
+    re-decided, and every event it causes must follow it unchanged: the random
+    pieces (shape, offset, tries, skip, drawn with `game_rng` exactly as `decide`
+    draws them), game over and the high score entries. Raises `CorruptStream`
+    naming the 1-based position of the first event that differs. A stream that
+    stops inside the events of one command (e.g. after one of three pieces) is
+    refused too, unless `partial_tail` (a prefix of a stream, as a replay shows).
     """
     if not events:
         raise CorruptStream("an empty stream")
-    try:
-        state = fold(events[:1])
-    except CorruptStream as exc:
-        raise CorruptStream(f"event 1: {exc}") from exc
+    created = events[0]
+    if not isinstance(created, GameCreated):
+        raise CorruptStream("event 1: a stream starts with game_created")
+    _expect(events, 0, _recreate(created), partial_tail)
+    state = fold(events[:1])
     i = 1
     while i < len(events):
-        event = events[i]
-        command = _command_behind(event)
-        if command is not None:
-            expected = _redecide(state, command, i + 1)
-            random_part = any(isinstance(e, PieceInserted) for e in expected)
-            n = 1 if random_part else len(expected)
-            if list(events[i : i + n]) != expected[:n]:
-                raise CorruptStream(f"event {i + 1} is not what the rules decide")
-        elif isinstance(event, HighScoresEntered):
-            n = 1
-            if event.entries != high_score_entries(state):
-                raise CorruptStream(f"event {i + 1}: high score entries differ from the scores")
-        elif isinstance(event, StageAdvanced | LinePlaced):
-            raise CorruptStream(f"event {i + 1} has no command behind it")
-        elif isinstance(event, PieceInserted):
-            n = 1
-            problem = pieces.piece_problem(
-                event.size, event.shape, event.lines, event.tries, event.skipped
+        command = _command_behind(events[i])
+        if command is None:
+            raise CorruptStream(
+                f"event {i + 1}: {events[i].TYPE} without the command that causes it"
             )
-            if problem:
-                raise CorruptStream(f"event {i + 1}: {problem}")
-        elif isinstance(event, GameOver):
-            n = 1
-            if event != game_over_event(state):
-                raise CorruptStream(f"event {i + 1}: game_over differs from the final scores")
-        else:
-            n = 1
-        for offset, e in enumerate(events[i : i + n]):
+        expected = _redecide(state, command, i + 1)
+        _expect(events, i, expected, partial_tail)
+        for offset, event in enumerate(expected):
             try:
-                apply_in_place(state, e)
-            except CorruptStream as exc:
+                apply_in_place(state, event)
+            except CorruptStream as exc:  # pragma: no cover - decide's events fold
                 raise CorruptStream(f"event {i + offset + 1}: {exc}") from exc
-        i += n
+        i += len(expected)
     return state
+
+
+def _recreate(created: GameCreated) -> list[Event]:
+    """The game_created event that `start_game` makes of this one's settings."""
+    first, second = created.seats
+    command = NewGame(
+        seed=created.seed, player_name=first.name,
+        difficulty=first.level if created.mode == "computer_vs_computer" else (
+            second.level or created.difficulty),
+        mode=created.mode, height=created.height, width=created.width,
+        second_name=second.name if created.mode == "two_players" else None,
+        second_level=second.level if created.mode == "computer_vs_computer" else None,
+    )
+    try:
+        return start_game(command)
+    except RuleViolation as exc:
+        raise CorruptStream(f"event 1 breaks a rule: {exc.code}") from exc
+
+
+def _expect(events: list[Event], at: int, expected: list[Event], partial_tail: bool) -> None:
+    """`events` from index `at` on must start with `expected`."""
+    for offset, want in enumerate(expected):
+        position = at + offset + 1
+        if position > len(events):
+            if partial_tail:
+                return
+            raise CorruptStream(f"event {position}: the stream ends before the "
+                                f"{want.TYPE} that the rules add here")
+        have = events[at + offset]
+        if have != want:
+            raise CorruptStream(f"event {position}: {_difference(have, want)}")
+
+
+def _difference(have: Event, want: Event) -> str:
+    if type(have) is not type(want):
+        return f"{have.TYPE} where the rules give {want.TYPE}"
+    fields = [f for f in have.to_dict()["data"] if getattr(have, f) != getattr(want, f)]
+    what = ", ".join(f"{f} {getattr(have, f)!r} (the rules give {getattr(want, f)!r})"
+                     for f in fields[:3])
+    return f"{have.TYPE} differs from what the rules decide: {what}"
 
 
 def _command_behind(event: Event) -> Command | None:

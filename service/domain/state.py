@@ -224,7 +224,7 @@ def _on_line_placed(state: GameState, e: LinePlaced) -> None:
             regular.append((x, y))
     if e.penalty:
         state.penalties[e.seat - 1] += 1
-        state.scores[e.seat - 1] -= 5
+        state.scores[e.seat - 1] -= e.penalty
     if e.stage == 1:
         state.chain = tuple(regular) if regular else state.chain
     else:

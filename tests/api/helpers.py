@@ -169,17 +169,17 @@ def move_after_first_read(monkeypatch: Any, services: Any, game_id: str,
                           token: str) -> list[int]:
     """Let another writer advance the game right after the next read of its games
     row (inside whatever transaction reads it); returns [the new version] once done."""
-    from service.store import UnitOfWork
+    from service.store.games import GameRepository
 
     moved: list[int] = []
-    real_game = UnitOfWork.game
+    real_get = GameRepository.get
 
-    def game(self: UnitOfWork, gid: str) -> Any:
-        row = real_game(self, gid)
+    def get(self: GameRepository, gid: str, *, for_update: bool = False) -> Any:
+        row = real_get(self, gid, for_update=for_update)
         if not moved and gid == game_id:
             moved.append(0)  # first: the advance below reads the row too
             moved[0] = services.advance(game_id, token).state.version
         return row
 
-    monkeypatch.setattr(UnitOfWork, "game", game)
+    monkeypatch.setattr(GameRepository, "get", get)
     return moved

@@ -240,30 +240,38 @@ def test_RULES_V3_expected_version_null_means_any(game: Game) -> None:
 # -- turns ------------------------------------------------------------------------------
 
 
-def test_RULES_M1_human_cannot_move_in_the_computers_turn_until_it_is_played(
+def test_a_computer_turn_left_unplayed_is_played_by_the_next_command(
         client: CheckedClient, services: Services) -> None:
-    """A vs_computer game stored with the computer to move (its turn was never
-    appended): moves are 409 not_your_turn; POST computer-turn plays it."""
+    """A vs_computer game stored with the computer to move (a crash came between the
+    human's write and the computer's): the human's next command first plays the
+    computer's turn, then its own; the answer holds both, in order."""
     stream = build_stream(seed=5, player_name="Ali", height=9, width=11, turns=1)
     assert stream.state.turn == 2 and not stream.state.over
     stored = store_stream(services, stream)
     game_id, token = stored.game_id, stored.token
     version = stream.state.version
-    for action, body in (("lines", {"x": 1, "y": 2}), ("advance", {})):
-        with unchanged(client, game_id):
-            response = client.post(f"/api/games/{game_id}/{action}", json=body,
-                                   headers=bearer(token))
-            assert assert_error(response, 409, "not_your_turn")["turn"] == 2
-    hint = client.get(f"/api/games/{game_id}/hint").get_json()
-    assert hint["seat"] == 2
-    response = client.post(f"/api/games/{game_id}/computer-turn", headers=bearer(token))
-    assert response.status_code == 200
+    response = client.post(f"/api/games/{game_id}/advance", json={}, headers=bearer(token))
+    assert response.status_code == 200, response.get_json()
     result = response.get_json()
-    assert result["events"][0]["seq"] == version + 1
-    assert {e["data"].get("seat") for e in result["events"]} <= {2, None}
-    assert result["state"]["turn"] == 1 or result["state"]["over"]
+    seqs = [e["seq"] for e in result["events"]]
+    assert seqs == list(range(version + 1, version + 1 + len(seqs)))
+    seats = [e["data"].get("seat") for e in result["events"]]
+    assert seats[-1] == 1 and set(seats[:-1]) <= {2, None} and len(seats) > 1
+    assert result["state"]["turn"] == 1 and result["state"]["stage"] == 2
     again = client.post(f"/api/games/{game_id}/computer-turn", headers=bearer(token))
     assert assert_error(again, 409, "not_computer_turn")["turn"] == 1
+    assert services.verify(game_id) == []
+
+
+def test_a_computer_turn_left_unplayed_is_played_by_the_next_read(
+        client: CheckedClient, services: Services) -> None:
+    stream = build_stream(seed=6, player_name="Ali", turns=1)  # 19 x 33: no early end
+    stored = store_stream(services, stream)
+    assert services.waiting_on_computer()[0].game_id == stored.game_id
+    state = client.get(f"/api/games/{stored.game_id}").get_json()["state"]
+    assert state["turn"] == 1 and state["version"] > stream.state.version
+    assert client.get(f"/api/games/{stored.game_id}/hint").get_json()["seat"] == 1
+    assert services.waiting_on_computer() == []
 
 
 def test_computer_turn_in_a_humans_turn_is_409(game: Game) -> None:

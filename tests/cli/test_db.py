@@ -14,28 +14,81 @@ def test_current_on_a_new_database_says_no_schema(run: Run) -> None:
 def test_upgrade_then_current_and_history(run: Run) -> None:
     result = run("db", "upgrade")
     assert result.exit_code == 0
-    assert result.stdout.endswith(": none (no schema yet) -> 0002 (head)\n")
-    assert run("db", "current").stdout == "0002 (head)\n"
+    assert result.stdout.endswith(": none (no schema yet) -> 0003 (head)\n")
+    assert run("db", "current").stdout == "0003 (head)\n"
     history = run("db", "history").stdout.splitlines()
     assert history[0].startswith("base -> 0001: ")
-    assert history[1].startswith("0001 -> 0002 (head): ")
-    assert history[1].endswith("<- current")
+    assert history[1].startswith("0001 -> 0002: ")
+    assert history[2].startswith("0002 -> 0003 (head): ")
+    assert history[2].endswith("<- current")
 
 
 def test_upgrade_to_a_revision_and_downgrade(run: Run) -> None:
     assert run("db", "upgrade", "0001").stdout.endswith("-> 0001\n")
     assert run("db", "current").stdout == "0001\n"
-    assert run("db", "upgrade").stdout.endswith("0001 -> 0002 (head)\n")
+    assert run("db", "upgrade").stdout.endswith("0001 -> 0003 (head)\n")
 
-    result = run("db", "downgrade")
+    # Renames and indexes drop no data: no --yes needed.
+    result = run("db", "downgrade")  # default: one step
+    assert result.exit_code == 0 and result.stdout.endswith("0003 (head) -> 0002\n")
+    result = run("db", "downgrade", "-1")  # a relative revision is no option
+    assert result.exit_code == 0 and result.stdout.endswith("0002 -> 0001\n")
+
+    # The first migration's tables hold RULES E2's five high scores.
+    result = run("db", "downgrade", "-1")
     assert result.exit_code == 2
-    assert result.stderr == "error: refusing to downgrade without --yes\n"
-    assert run("db", "current").stdout == "0002 (head)\n"
-
-    result = run("db", "downgrade", "--yes")  # default: one step
-    assert result.exit_code == 0 and result.stdout.endswith("0002 (head) -> 0001\n")
-    result = run("db", "downgrade", "-1", "--yes")  # a relative revision is no option
+    assert "drops high_scores: 5 rows\n" in result.stdout
+    assert "drops games: 0 rows\n" in result.stdout and "drops events: 0 rows\n" in result.stdout
+    assert result.stderr == "error: refusing to drop 5 rows without --yes\n"
+    assert run("db", "current").stdout == "0001\n"
+    result = run("db", "downgrade", "-1", "--yes")
     assert result.exit_code == 0 and result.stdout.endswith("0001 -> none (no schema yet)\n")
+
+
+def test_downgrade_to_base_with_games_names_every_row_it_drops(run: Run, db_url: str) -> None:
+    run("db", "upgrade")
+    services = Services.from_url(db_url)
+    try:
+        game = services.create_game(player_name="Ada", height=7, width=7, seed=1)
+        services.advance(game.game_id, game.token)
+    finally:
+        services.store.dispose()
+    result = run("db", "downgrade", "base")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines() == [
+        "drops high_scores: 5 rows", "drops games: 1 row", "drops events: 2 rows"]
+    assert result.stderr == "error: refusing to drop 8 rows without --yes\n"
+    assert run("db", "current").stdout == "0003 (head)\n"
+    assert run("db", "downgrade", "base", "--yes").exit_code == 0
+    assert run("db", "current").stdout == "none (no schema yet)\n"
+
+
+def test_backup_copies_a_live_sqlite_database(run: Run, db_url: str, tmp_path) -> None:
+    run("db", "upgrade")
+    services = Services.from_url(db_url)
+    try:
+        services.create_game(player_name="Ada", height=7, width=7, seed=1)
+        target = tmp_path / "backup.db"
+        result = run("db", "backup", str(target))
+        assert result.exit_code == 0, result.stderr
+        copy = Services.from_url(f"sqlite:///{target}")
+        try:
+            assert copy.list_games()[1] == 1 and len(copy.high_scores()) == 5
+        finally:
+            copy.store.dispose()
+    finally:
+        services.store.dispose()
+    again = run("db", "backup", str(target))
+    assert again.exit_code == 1 and "exists already" in again.stderr
+
+
+def test_backup_of_postgresql_prints_the_pg_dump_command(run: Run, tmp_path) -> None:
+    url = "postgresql://squares:secret@127.0.0.1:5433/games"
+    result = run("--database-url", url, "db", "backup", str(tmp_path / "g.dump"))
+    assert result.exit_code == 0
+    assert result.stdout == (f"pg_dump --format=custom --file={tmp_path / 'g.dump'} "
+                             "--host=127.0.0.1 --port=5433 --username=squares games\n")
+    assert "secret" not in result.stdout
 
 
 def test_downgrade_to_base_and_an_unknown_revision(run: Run) -> None:
@@ -48,7 +101,7 @@ def test_downgrade_to_base_and_an_unknown_revision(run: Run) -> None:
 
 def test_data_commands_migrate_by_themselves(run: Run, db_url: str) -> None:
     assert run("highscores", "list").exit_code == 0
-    assert run("db", "current").stdout == "0002 (head)\n"
+    assert run("db", "current").stdout == "0003 (head)\n"
     services = Services.from_url(db_url)
     try:
         assert len(services.high_scores()) == 5  # RULES E2's default table

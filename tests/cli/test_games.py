@@ -52,7 +52,8 @@ def test_list_filters_and_pages(run: Run, services: Services) -> None:
     data = json.loads(run("games", "list", "--json", "--status", "finished").stdout)
     game = data["games"][0]
     assert data["total"] == 1
-    assert game["status"] == "finished" and game["scores"] == list(finished.state.scores)
+    assert game["status"] == "finished"
+    assert [game["score1"], game["score2"]] == list(finished.state.scores)
     assert game["created_at"].endswith("+00:00")
 
 
@@ -179,6 +180,7 @@ def test_export_delete_import_round_trip_is_byte_identical(
 def test_import_reads_stdin(run: Run, services: Services) -> None:
     game = GameFactory.create(services=services, turns=1, small=True)
     text = services.export_game(game.game_id)
+    services.delete_game(game.game_id)
     result = run("games", "import", "-", input=text.encode("utf-8"))
     assert result.exit_code == 0
     assert services.export_game(result.stdout.strip()) == text

@@ -16,7 +16,7 @@ def test_an_empty_postgres_database_just_works(pg_url: str) -> None:
     run = make_run(pg_url)
     assert run("db", "current").stdout == "none (no schema yet)\n"
     assert run("games", "list").stdout == "no games\n"
-    assert run("db", "current").stdout == "0002 (head)\n"
+    assert run("db", "current").stdout == "0003 (head)\n"
     names = [e["name"] for e in json.loads(run("highscores", "list", "--json").stdout)]
     assert names[0] == "Tarık Yolcu" and len(names) == 5
 

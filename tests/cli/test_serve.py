@@ -69,7 +69,7 @@ def test_serve_answers_healthz(db_url: str, run: Run, extra: list[str],
         wait_for_health(port, process, log)
     finally:
         stop(process)
-    assert run("db", "current").stdout == "0002 (head)\n"  # serve migrated the database
+    assert run("db", "current").stdout == "0003 (head)\n"  # serve migrated the database
 
 
 def test_gunicorn_command_line() -> None:

@@ -29,13 +29,13 @@ def test_verify_needs_an_id_or_all(run: Run) -> None:
 
 def test_verify_of_honest_games(run: Run, services: Services) -> None:
     game = GameFactory.create(services=services, finished=True, small=True)
-    GameFactory.create(services=services, turns=1, small=True)
+    GameFactory.create(services=services, turns=2, small=True)
     result = run("verify", "--all")
     assert result.exit_code == 0 and result.stdout == "ok: 2 games verified\n"
     result = run("verify", game.game_id)
     assert result.exit_code == 0 and result.stdout == "ok: 1 game verified\n"
     data = json.loads(run("verify", "--all", "--json").stdout)
-    assert data == {"ok": True, "games": 2, "problems": []}
+    assert data == {"ok": True, "games": 2, "problems": [], "waiting_on_computer": []}
 
 
 def test_verify_of_an_unknown_game(run: Run) -> None:
@@ -48,7 +48,7 @@ def test_verify_of_an_unknown_game(run: Run) -> None:
 def test_verify_catches_a_tampered_read_model_and_rebuild_repairs_it(
         run: Run, services: Services, db_url: str) -> None:
     game = GameFactory.create(services=services, finished=True, small=True)
-    honest = GameFactory.create(services=services, turns=1, small=True)
+    honest = GameFactory.create(services=services, turns=2, small=True)
     _tamper(db_url, "UPDATE games SET score1 = score1 + 7, status = 'active' WHERE game_id = ?",
             game.game_id)
 
@@ -76,7 +76,7 @@ def test_verify_catches_a_tampered_read_model_and_rebuild_repairs_it(
 
 
 def test_rebuild_of_one_game(run: Run, services: Services, db_url: str) -> None:
-    game = GameFactory.create(services=services, turns=1, small=True)
+    game = GameFactory.create(services=services, turns=2, small=True)
     _tamper(db_url, "UPDATE games SET round = 99 WHERE game_id = ?", game.game_id)
     assert run("verify", game.game_id).exit_code == 1
     result = run("rebuild", game.game_id)

@@ -8,6 +8,7 @@ import multiprocessing
 import re
 import threading
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import func, insert, select
@@ -27,8 +28,8 @@ def _next_events(state: GameState, strategy: Greedy | None = None) -> list:
 
 
 def _event_count(store: EventStore, game_id: str) -> int:
-    with store.unit_of_work(write=False) as uow:
-        return uow.conn.execute(
+    with store.engine.begin() as conn:
+        return conn.execute(
             select(func.count()).where(events_table.c.game_id == game_id)
         ).scalar_one()
 
@@ -82,9 +83,9 @@ def test_a_taken_sequence_number_is_a_conflict_even_behind_the_read_model(
     state = store.load_state(game.game_id)
     events = _next_events(state)
     raw = events[0].to_dict()
-    with store.unit_of_work() as uow:
-        uow.conn.execute(insert(events_table).values(
-            game_id=game.game_id, seq=state.version + 1, type=raw["type"], version=raw["v"],
+    with store.engine.begin() as conn:
+        conn.execute(insert(events_table).values(
+            game_id=game.game_id, seq=state.version + 1, type=raw["type"], schema_version=raw["v"],
             payload=raw["data"], recorded_at=game.events[0].recorded_at,
         ))
     with pytest.raises(VersionConflict) as caught:
@@ -110,7 +111,7 @@ def _assert_gap_free_single_winner(store: EventStore, game_id: str, version: int
     assert seqs == list(range(1, len(seqs) + 1))
     assert len(seqs) > version
     with store.unit_of_work(write=False) as uow:
-        assert uow.game(game_id).version == seqs[-1]
+        assert uow.games.get(game_id).summary.version == seqs[-1]
 
 
 def _two_different_moves(state: GameState) -> tuple[list, list]:
@@ -214,9 +215,15 @@ def test_a_failure_inside_a_use_case_leaves_no_partial_write(services: Services)
     stream = EventStreamFactory.build(mode="two_players", before_end=True, small=True)
     game = store_stream(services, stream)
     store = services.store
-    with store.unit_of_work() as uow:
-        planted = uow.add_high_score("Planted", 1, "manual", game_id=game.game_id, seat=1)
-        row_before = uow.game(game.game_id)
+    with store.engine.begin() as conn:
+        planted_id = conn.execute(
+            insert(high_scores_table).values(
+                name="Planted", score=1, difficulty="manual", game_id=game.game_id, seat=1,
+                created_at=datetime.now(UTC))
+            .returning(high_scores_table.c.id)
+        ).scalar_one()
+    with store.unit_of_work(write=False) as uow:
+        row_before = uow.games.get(game.game_id)
     events_before = [s.event for s in store.load(game.game_id)]
 
     command = stream.pending
@@ -229,8 +236,8 @@ def test_a_failure_inside_a_use_case_leaves_no_partial_write(services: Services)
 
     assert [s.event for s in store.load(game.game_id)] == events_before
     with store.unit_of_work(write=False) as uow:
-        assert uow.game(game.game_id) == row_before
-        assert [h.id for h in uow.high_scores(game_id=game.game_id)] == [planted.id]
+        assert uow.games.get(game.game_id) == row_before
+        assert [h.id for h in uow.high_scores.of_game(game.game_id)] == [planted_id]
     assert services.verify(game.game_id) != []  # the planted row is not from the events
 
 
@@ -267,14 +274,14 @@ def test_snapshots_are_only_a_cache(services: Services) -> None:
 def test_the_read_model_row_is_written_with_the_events(services: Services) -> None:
     game = GameFactory.create(services=services, turns=3)
     state = services.get_state(game.game_id)
-    with services.store.unit_of_work(write=False) as uow:
-        row = uow.conn.execute(
+    with services.store.engine.begin() as conn:
+        row = conn.execute(
             select(games_table).where(games_table.c.game_id == game.game_id)
         ).one()
         assert row.version == state.version
         assert (row.score1, row.score2) == tuple(state.scores)
         assert row.status == "active"
-        assert uow.conn.execute(select(func.count()).select_from(high_scores_table)
+        assert conn.execute(select(func.count()).select_from(high_scores_table)
                                 .where(high_scores_table.c.game_id == game.game_id)
                                 ).scalar_one() == 0
 
@@ -286,8 +293,8 @@ def test_appends_store_the_same_column_formats_as_the_rest_of_the_store(
     its type processing); the rows look exactly like those written through Core."""
     game = GameFactory.create(services=services, turns=0)  # event 1 through Core
     services.advance(game.game_id, game.token)  # event 2 through the append path
-    with services.store.unit_of_work(write=False) as uow:
-        raw = uow.conn.exec_driver_sql(
+    with services.store.engine.begin() as conn:
+        raw = conn.exec_driver_sql(
             "SELECT seq, recorded_at, payload FROM events ORDER BY seq"
         ).all()
     if backend == "sqlite":

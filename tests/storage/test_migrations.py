@@ -127,3 +127,65 @@ def test_two_processes_migrating_a_new_database_together(empty_database_url: str
         assert {h.name: h.score for h in services.high_scores(100)} == E2
     finally:
         services.store.dispose()
+
+
+def _columns(url: str) -> dict[str, set[str]]:
+    engine = make_engine(url)
+    try:
+        inspector = inspect(engine)
+        return {t: {c["name"] for c in inspector.get_columns(t)}
+                for t in inspector.get_table_names() if t != "alembic_version"}
+    finally:
+        engine.dispose()
+
+
+def test_0003_renames_the_schema_version_column_and_keeps_every_row(
+        empty_database_url: str) -> None:
+    url = empty_database_url
+    migrate(url)
+    services = Services.from_url(url)
+    game = GameFactory.create(services=services, finished=True, small=True)
+    exported = services.export_game(game.game_id)
+    services.store.dispose()
+
+    downgrade(url, "0002")
+    assert {"version", "seq"} <= _columns(url)["events"]
+    assert "schema_version" not in _columns(url)["events"]
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            versions = conn.exec_driver_sql("SELECT DISTINCT version FROM events").scalars()
+            assert set(versions) == {1, 2}  # game_created v1, line_placed v2, ...
+            count = conn.exec_driver_sql("SELECT count(*) FROM events").scalar()
+            assert count == len(game.events)
+    finally:
+        engine.dispose()
+
+    migrate(url)
+    assert "schema_version" in _columns(url)["events"]
+    services = Services.from_url(url)
+    try:
+        assert services.export_game(game.game_id) == exported
+        assert services.verify() == []
+    finally:
+        services.store.dispose()
+
+
+def test_every_migration_declares_what_its_downgrade_drops(empty_database_url: str) -> None:
+    """`DOWNGRADE_DROPS` (which `squares db downgrade` counts rows of) is what each
+    downgrade really removes; a rename (a column lost and one gained) drops nothing."""
+    from service.store.migrations import script_directory
+
+    url = empty_database_url
+    migrate(url)
+    for script in script_directory().walk_revisions():  # newest first
+        before = _columns(url)
+        downgrade(url, script.down_revision or "base")
+        after = _columns(url)
+        declared: dict[str, tuple[str, ...]] = script.module.DOWNGRADE_DROPS
+        assert {t for t in before if t not in after} == {t for t, c in declared.items() if not c}
+        for table in set(before) & set(after):
+            lost, gained = before[table] - after[table], after[table] - before[table]
+            dropped = lost if not gained else set()
+            assert len(lost) >= len(gained)
+            assert dropped == set(declared.get(table, ())), (script.revision, table)

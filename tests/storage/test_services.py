@@ -49,7 +49,8 @@ def test_create_game_stores_the_first_event_and_a_summary(services: Services) ->
     assert summary == GameSummary(
         game_id=created.game_id, status="active", mode="vs_computer", difficulty="easy",
         player_name="Eda Fırat", second_name="Computer", created_at=summary.created_at,
-        finished_at=None, version=1, scores=(0, 0), squares=(0, 0),
+        updated_at=summary.created_at, finished_at=None, version=1, score1=0, score2=0,
+        squares1=0, squares2=0,
         ownerless=created.state.ownerless, round=1, turn=1, stage=1, winner=None,
     )
     assert summary.created_at == created.events[0].recorded_at
@@ -268,8 +269,8 @@ def test_prune_unfinished_deletes_only_idle_active_games(services: Services) -> 
     fresh = GameFactory.create(services=services, turns=1)
     done = GameFactory.create(services=services, finished=True, small=True)
     long_ago = idle.events[0].recorded_at - timedelta(days=30)
-    with services.store.unit_of_work() as uow:
-        uow.conn.execute(
+    with services.store.engine.begin() as conn:
+        conn.execute(
             update(games_table)
             .where(games_table.c.game_id.in_([idle.game_id, done.game_id]))
             .values(updated_at=long_ago)

@@ -7,7 +7,8 @@ import threading
 import time
 from types import SimpleNamespace
 
-from service.store import SnapshotCache, _WriterQueue
+from service.store import SnapshotCache
+from service.store.writer_queue import WriterQueue
 
 
 def test_snapshot_cache_index_answers_like_a_scan_of_the_lru():
@@ -46,7 +47,7 @@ def test_snapshot_cache_index_answers_like_a_scan_of_the_lru():
 
 
 def test_writer_queue_lets_one_writer_in_at_a_time(tmp_path):
-    queue = _WriterQueue(str(tmp_path / "db.sqlite-writers"))
+    queue = WriterQueue(str(tmp_path / "db.sqlite-writers"))
     inside = 0
     most = 0
     lock = threading.Lock()

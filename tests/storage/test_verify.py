@@ -19,8 +19,8 @@ def test_verify_finds_nothing_wrong_in_honest_games(services: Services) -> None:
 def test_verify_catches_a_tampered_games_row_and_rebuild_repairs_it(services: Services) -> None:
     game = GameFactory.create(services=services, finished=True, small=True)
     honest = GameFactory.create(services=services, turns=2)
-    with services.store.unit_of_work() as uow:
-        uow.conn.execute(update(games_table).where(games_table.c.game_id == game.game_id)
+    with services.store.engine.begin() as conn:
+        conn.execute(update(games_table).where(games_table.c.game_id == game.game_id)
                          .values(score1=999, status="active"))
     problems = services.verify()
     assert {p.game_id for p in problems} == {game.game_id}
@@ -39,8 +39,8 @@ def test_verify_catches_a_tampered_games_row_and_rebuild_repairs_it(services: Se
 
 def test_verify_catches_a_sequence_gap(services: Services) -> None:
     game = GameFactory.create(services=services, turns=2)
-    with services.store.unit_of_work() as uow:
-        uow.conn.execute(delete(events_table).where(events_table.c.game_id == game.game_id,
+    with services.store.engine.begin() as conn:
+        conn.execute(delete(events_table).where(events_table.c.game_id == game.game_id,
                                                     events_table.c.seq == 5))
     problems = services.verify(game.game_id)
     assert [(p.game_id, p.kind) for p in problems] == [(game.game_id, "seq_gap")]
@@ -50,11 +50,11 @@ def test_verify_catches_a_sequence_gap(services: Services) -> None:
 def test_verify_catches_tampered_events_and_high_scores(services: Services) -> None:
     game = GameFactory.create(services=services, finished=True, small=True)
     other = GameFactory.create(services=services, finished=True, small=True)
-    with services.store.unit_of_work() as uow:
-        uow.conn.execute(update(high_scores_table)
+    with services.store.engine.begin() as conn:
+        conn.execute(update(high_scores_table)
                          .where(high_scores_table.c.game_id == game.game_id)
                          .values(score=500))
-        uow.conn.execute(update(events_table)
+        conn.execute(update(events_table)
                          .where(events_table.c.game_id == other.game_id,
                                 events_table.c.seq == 1)
                          .values(type="meteor_strike"))

@@ -170,7 +170,7 @@ def check_replay_and_tampering(events: list[Event], state: GameState, rnd: rando
         changed = ((x, y, other), *line.squares[1:])
         tampered = dataclasses.replace(line, squares=changed)
     else:
-        tampered = dataclasses.replace(line, penalty=not line.penalty)
+        tampered = dataclasses.replace(line, penalty=5 - line.penalty)
     with pytest.raises(CorruptStream):
         replay_check([*events[:i], tampered, *events[i + 1 :]])
     # Two neighbouring events of different kinds swapped. (Two lines of one chain

@@ -142,7 +142,7 @@ def test_rule_F4_a_stream_drawing_a_slot_twice_does_not_fold():
     with pytest.raises(CorruptStream):
         fold([*game.events, first])
     with pytest.raises(CorruptStream):
-        fold([created([(2, 1)], size=(7, 7)), LinePlaced(1, 1, 2, 1, (), False)])
+        fold([created([(2, 1)], size=(7, 7)), LinePlaced(1, 1, 2, 1, (), 0)])
 
 
 def test_rule_F4_a_box_is_formed_by_its_fourth_side_and_its_owner_never_changes():
@@ -159,6 +159,6 @@ def test_rule_F4_a_box_is_formed_by_its_fourth_side_and_its_owner_never_changes(
             game.to_stage(3)
         assert game.state.owner_at(1, 1) == SEAT1
     # A stream in which a later line claims the formed box again is refused.
-    claim_again = LinePlaced(1, 4, 1, 1, ((1, 1, "P"), (3, 1, "P"), (5, 1, "P")), False)
+    claim_again = LinePlaced(1, 4, 1, 1, ((1, 1, "P"), (3, 1, "P"), (5, 1, "P")), 0)
     with pytest.raises(CorruptStream):
         apply(fold(game.events[:2]), claim_again)

@@ -100,7 +100,7 @@ def test_rule_T2_an_extra_irregular_square_beside_a_regular_one_is_ownerless_wit
     game.line(4, 1)
     (event,) = game.line(6, 1)
     assert sorted(event.squares) == [(5, 1, "P"), (7, 1, ":")]
-    assert event.penalty is False
+    assert event.penalty == 0
     assert owners(game, (5, 1), (7, 1)) == [SEAT1, SYSTEM]
     assert game.state.scores == [3, 0] and game.state.penalties == [0, 0]
     assert game.state.stage == 1  # the chain goes on
@@ -113,7 +113,7 @@ def test_rule_T2_irregular_only_line_costs_five_and_ends_stage1():
     line, advanced = decided
     assert isinstance(line, LinePlaced)
     assert sorted(line.squares) == [(3, 5, ":"), (3, 7, ":")]
-    assert line.penalty is True
+    assert line.penalty == 5
     assert advanced == StageAdvanced(1, 2, 1, 1, "irregular_square")
     assert owners(game, (3, 5), (3, 7)) == [SYSTEM, SYSTEM]
     assert game.state.stage == 2 and game.state.turn == 1
@@ -191,7 +191,7 @@ def test_rule_T3_stage2_squares_are_ownerless_without_penalty():
     game.advance()
     ownerless = game.state.ownerless
     (event,) = game.line(4, 1)  # (3, 1) touches (1, 1), still ownerless in stage 2
-    assert event.squares == ((3, 1, ":"),) and event.penalty is False
+    assert event.squares == ((3, 1, ":"),) and event.penalty == 0
     assert game.state.owner_at(3, 1) == SYSTEM
     assert game.state.scores == [1, 0] and game.state.penalties == [0, 0]
     assert game.state.squares == [1, 0] and game.state.ownerless == ownerless + 1

@@ -291,7 +291,7 @@ const SquaresBoard = (() => {
           const sq = d.squares.map((q) => pt(q) + (q[2] === ":" ? " ownerless" : ""));
           s += ` — square${d.squares.length > 1 ? "s" : ""} at ${sq.join(", ")}`;
         }
-        if (d.penalty) s += " — irregular, −5 points";
+        if (d.penalty) s += ` — irregular, −${d.penalty} points`;
         if (d.stage === 2) s += " (stage 2 extra line)";
         return s;
       }

@@ -1,0 +1,1 @@
+"""The migrations, one module each (Alembic skips this ``__init__``)."""

@@ -1,0 +1,59 @@
+"""The use cases: the one way into the game service for the API, the CLI and the pages.
+
+Split by who needs them: `play` (the game page and the API's moves), `queries`
+(reading games, replays, listings), `admin` (the CLI's data management). Each runs
+in units of work of the `store`; none touches a table or a connection, and none
+computes squares or scores itself.
+"""
+
+from __future__ import annotations
+
+from ..domain.rules import RuleViolation
+from ..errors import (
+    GameExists,
+    GameNotFound,
+    HighScoreNotFound,
+    InvalidStream,
+    NotComputerTurn,
+    ServiceError,
+    StepOutOfRange,
+    TokenInvalid,
+    TokenMissing,
+    VersionConflict,
+)
+from ..store import EventStore, GameSummary, HighScore, StoredEvent
+from .admin import AdminService
+from .play import PlayService
+from .queries import QueryService
+from .results import CreatedGame, MoveResult, Problem, Waiting
+from .streams import parse_stream
+
+
+class Services(PlayService, QueryService, AdminService):
+    """Every use case on one store (`Services.from_url(url)` or `Services(store)`)."""
+
+    store: EventStore
+
+
+__all__ = [
+    "CreatedGame",
+    "GameExists",
+    "GameNotFound",
+    "GameSummary",
+    "HighScore",
+    "HighScoreNotFound",
+    "InvalidStream",
+    "MoveResult",
+    "NotComputerTurn",
+    "Problem",
+    "RuleViolation",
+    "ServiceError",
+    "Services",
+    "StepOutOfRange",
+    "StoredEvent",
+    "TokenInvalid",
+    "TokenMissing",
+    "VersionConflict",
+    "Waiting",
+    "parse_stream",
+]

@@ -1,0 +1,157 @@
+"""Managing the data: high score entries, deleting and pruning games, export and
+import, rebuilding the read model, and `verify`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+from .. import security
+from ..domain.events import Event, EventFormatError
+from ..domain.rules import clean_name
+from ..domain.state import CorruptStream, fold
+from ..errors import GameExists, GameNotFound
+from ..store import GameSummary, HighScore, UnitOfWork, utcnow
+from ..store.schema import summary_values
+from .base import ServiceBase, computer_owes_a_turn
+from .results import Problem, Waiting
+from .streams import check_stream, parse_stream, stream_digest, to_jsonl
+from .verify import verify_game
+
+
+class AdminService(ServiceBase):
+    # high scores -------------------------------------------------------------------
+    def add_high_score(self, name: str, score: int, difficulty: str = "manual") -> HighScore:
+        name = clean_name(name, "name")
+        with self.store.unit_of_work() as uow:
+            return uow.high_scores.add(name, int(score), difficulty)
+
+    def remove_high_score(self, entry_id: int) -> None:
+        with self.store.unit_of_work() as uow:
+            uow.high_scores.remove(entry_id)
+
+    def reset_high_scores(self) -> None:
+        """Back to RULES E2's defaults (entries from games are removed too)."""
+        with self.store.unit_of_work() as uow:
+            uow.high_scores.reset()
+
+    # games -------------------------------------------------------------------------
+    def delete_game(self, game_id: str) -> None:
+        """Delete a game's events and row; its high scores stay (game_id set to NULL)."""
+        with self.store.unit_of_work() as uow:
+            uow.delete_game(game_id)
+
+    def prune_unfinished(self, older_than: timedelta) -> int:
+        """Delete active games whose last event is older than `older_than`."""
+        cutoff = utcnow() - older_than
+        with self.store.unit_of_work() as uow:
+            ids = uow.games.idle_since(cutoff)
+            for game_id in ids:
+                uow.delete_game(game_id)
+        return len(ids)
+
+    def export_game(self, game_id: str) -> str:
+        """JSON Lines: one canonical event per line, each line ending in a newline."""
+        with self.store.unit_of_work(write=False) as uow:
+            uow.games.get(game_id)
+            return to_jsonl([s.event for s in uow.events.load(game_id)])
+
+    def import_game(self, text: str) -> str:
+        """Store an exported stream as a game (read-only: nobody knows its token).
+
+        The stream is parsed strictly and proved by `streams.check_stream` (every
+        random outcome re-derived from the seed); on any error nothing is written and
+        `InvalidStream` names the 1-based line. The game's id is the stream's digest:
+        the same stream a second time is refused (`GameExists`), and so is a stream
+        that is the same game as a stored one (one is a prefix of the other).
+        """
+        events = parse_stream(text)
+        state = check_stream(events)
+        game_id = stream_digest(events)
+        _, salt, token_hash = security.new_token_hash()
+        with self.store.unit_of_work() as uow:
+            same = _same_game(uow, events)
+            if same is not None:
+                raise GameExists(f"this stream is game {same}, stored already", game_id=same)
+            uow.add_game(game_id, events, state, token_hash=token_hash, token_salt=salt)
+        return game_id
+
+    # checking and repairing ------------------------------------------------------------
+    def verify(self, game_id: str | None = None) -> list[Problem]:
+        """Fold every stream from scratch (no snapshots), re-deriving its random
+        outcomes, and compare the read model and the high scores; [] when all is well."""
+        problems: list[Problem] = []
+        with self.store.unit_of_work(write=False) as uow:
+            ids = [game_id] if game_id is not None else _all_ids(uow)
+            for gid in ids:
+                problems.extend(verify_game(uow, gid))
+        return problems
+
+    def waiting_on_computer(self) -> list[Waiting]:
+        """vs_computer games whose computer is to move: a crash came between the
+        human's write and the computer's (the next command or read plays it)."""
+        waiting = []
+        with self.store.unit_of_work(write=False) as uow:
+            for summary in uow.queries.waiting_for_seat2():
+                state = uow.state(summary.game_id)[1]
+                if computer_owes_a_turn(state):
+                    seat = state.seat_info(state.turn)
+                    waiting.append(Waiting(summary.game_id, state.turn, seat.level or ""))
+        return waiting
+
+    def rebuild_read_model(self, game_id: str | None = None,
+                           progress: Callable[[int, int], object] | None = None) -> int:
+        """Rewrite games rows from the events; returns how many were written.
+
+        `progress(done, total)` is called after each game. A game whose events do
+        not fold is left as it is (`verify` reports it), and so are rows of games
+        without events.
+        """
+        with self.store.unit_of_work(write=False) as uow:
+            ids = [game_id] if game_id is not None else _all_ids(uow)
+        written = 0
+        for done, gid in enumerate(ids, start=1):
+            with self.store.unit_of_work() as uow:
+                written += _rebuild_one(uow, gid, must_exist=game_id is not None)
+            if progress is not None:
+                progress(done, len(ids))
+        return written
+
+
+def _all_ids(uow: UnitOfWork) -> list[str]:
+    """Every game id that has a games row or events."""
+    return sorted(uow.games.ids() | uow.events.game_ids())
+
+
+def _rebuild_one(uow: UnitOfWork, game_id: str, *, must_exist: bool) -> int:
+    stored = uow.events.load(game_id)
+    if not stored:
+        if must_exist:
+            raise GameNotFound(f"no events for game {game_id!r}", game_id=game_id)
+        return 0
+    try:
+        state = fold(s.event for s in stored)
+    except (CorruptStream, EventFormatError):
+        return 0
+    finished_at = next((s.recorded_at for s in stored if s.event.TYPE == "game_over"), None)
+    summary = GameSummary(game_id=game_id, created_at=stored[0].recorded_at,
+                          **summary_values(state, stored[-1].recorded_at, finished_at))
+    if uow.games.find(game_id) is None:
+        _, salt, token_hash = security.new_token_hash()
+        uow.games.add(summary, token_hash=token_hash, token_salt=salt)
+    else:
+        uow.games.overwrite(summary)
+    uow.snapshots.forget(game_id)
+    return 1
+
+
+def _same_game(uow: UnitOfWork, events: list[Event]) -> str | None:
+    """A stored game whose stream and `events` are one a prefix of the other."""
+    created = events[0]
+    seats = created.seats  # type: ignore[attr-defined]
+    for candidate in uow.games.with_players(created.mode, seats[0].name,  # type: ignore[attr-defined]
+                                            seats[1].name):
+        stored = [s.event for s in uow.events.load(candidate, upto=len(events))]
+        if stored and stored[0] == created and events[: len(stored)] == stored:
+            return candidate
+    return None

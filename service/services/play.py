@@ -1,0 +1,131 @@
+"""Playing: create a game, place lines, advance, the computer's turn, hints.
+
+Every command loads the game's state (the newest committed snapshot plus the events
+after it), asks the rules (`rules.decide`) or a strategy (`players.play_turn`) for
+new events and appends them at the version it decided on, or changes nothing.
+
+In `vs_computer` games the computer's whole turn is played right after the human's
+turn ends (an advance from stage 3) and appended in its own transaction; both sets
+of events come back in the one `MoveResult`. If the process dies between the two
+writes, the next command or read of the game plays the computer's turn
+(`ServiceBase._load_settled`).
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Callable
+
+from .. import security
+from ..domain import ai
+from ..domain.rules import Advance, Command, NewGame, PlaceLine, RuleViolation, decide, start_game
+from ..domain.state import apply_all, fold
+from ..errors import NotComputerTurn, VersionConflict
+from ..store import StoredEvent
+from .base import ServiceBase, computer_owes_a_turn, is_computer_turn
+from .results import CreatedGame, MoveResult
+
+# How often a move decided without an expected version is re-decided after another
+# writer got in first.
+RETRIES = 3
+
+
+class PlayService(ServiceBase):
+    def create_game(self, *, player_name: str, difficulty: str = "moderate",
+                    mode: str = "vs_computer", seed: int | None = None,
+                    height: int = 19, width: int = 33, second_name: str | None = None,
+                    second_level: str | None = None) -> CreatedGame:
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        events = start_game(NewGame(
+            seed=seed, player_name=player_name, difficulty=difficulty, mode=mode,
+            height=height, width=width, second_name=second_name, second_level=second_level,
+        ))
+        state = fold(events)
+        token, salt, token_hash = security.new_token_hash()
+        game_id = uuid.uuid4().hex
+        stored = self.store.add_game(game_id, events, state, token_hash=token_hash,
+                                     token_salt=salt)
+        return CreatedGame(game_id, token, stored, state.copy())
+
+    def place_line(self, game_id: str, token: str | None, x: int, y: int,
+                   expected_version: int | None = None) -> MoveResult:
+        return self._human_move(game_id, token, expected_version,
+                                lambda seat: PlaceLine(seat, x, y))
+
+    def advance(self, game_id: str, token: str | None,
+                expected_version: int | None = None) -> MoveResult:
+        return self._human_move(game_id, token, expected_version, Advance)
+
+    def _human_move(self, game_id: str, token: str | None, expected_version: int | None,
+                    command_for: Callable[[int], Command]) -> MoveResult:
+        owed: list[StoredEvent] = []  # a computer turn a crash left unplayed
+        for attempt in range(RETRIES):
+            game, state = self._load(game_id)
+            self._check_token(game, token)
+            _check_expected(game_id, state.version, expected_version)
+            if computer_owes_a_turn(state):
+                played = self._computer_turn(game_id, state)
+                owed += played.events if played is not None else []
+                game, state = self._load(game_id)
+                expected_version = None if expected_version is None else state.version
+            if is_computer_turn(state):
+                raise RuleViolation(
+                    "not_your_turn", f"it is {state.seat_info(state.turn).name}'s turn",
+                    turn=state.turn,
+                )
+            events = decide(state, command_for(state.turn))
+            after = apply_all(state, events)
+            try:
+                stored = self.store.append(game_id, state.version, events, after)
+            except VersionConflict:
+                if expected_version is not None or attempt == RETRIES - 1:
+                    raise
+                continue
+            if computer_owes_a_turn(after):
+                computer = self._computer_turn(game_id, after)
+                if computer is not None:
+                    stored = stored + computer.events
+                    after = computer.state
+                else:  # another writer played it meanwhile: answer with the news
+                    news = self.store.load(game_id, after=after.version)
+                    stored = stored + news
+                    after = self._load(game_id, at=stored[-1].seq)[1]
+            return MoveResult(game_id, owed + stored, after.copy())
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def play_computer_turn(self, game_id: str) -> MoveResult:
+        """Play the whole turn of the computer seat to move (either seat)."""
+        for _ in range(RETRIES):
+            _, state = self._load(game_id)
+            if not is_computer_turn(state):
+                raise NotComputerTurn(
+                    "the game is over" if state.over else "a human is to move",
+                    turn=None if state.over else state.turn,
+                )
+            result = self._computer_turn(game_id, state)
+            if result is not None:
+                return result
+        raise VersionConflict(f"game {game_id} keeps changing",
+                              current_version=self._load(game_id)[1].version)
+
+    def check_token(self, game_id: str, token: str | None) -> None:
+        """Raise `TokenMissing`/`TokenInvalid` unless `token` is the game's."""
+        with self.store.unit_of_work(write=False) as uow:
+            game = uow.games.get(game_id)
+        self._check_token(game, token)
+
+    def hint(self, game_id: str) -> Command:
+        _, state = self._load_settled(game_id)
+        if state.over:
+            raise RuleViolation("game_over", "the game is over")
+        return ai.hint(state)
+
+
+def _check_expected(game_id: str, version: int, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != version:
+        raise VersionConflict(
+            f"game {game_id} is at version {version}, not {expected_version}",
+            current_version=version,
+        )

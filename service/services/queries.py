@@ -1,0 +1,66 @@
+"""Reading: a game's state and summary, replay steps, event pages, listings."""
+
+from __future__ import annotations
+
+from ..domain.state import GameState
+from ..errors import StepOutOfRange
+from ..store import GameSummary, HighScore, StoredEvent, UnitOfWork
+from .base import ServiceBase
+
+
+class QueryService(ServiceBase):
+    def get_state(self, game_id: str, at_step: int | None = None) -> GameState:
+        if at_step is None:
+            return self._load_settled(game_id)[1]
+        with self.store.unit_of_work(write=False) as uow:
+            _check_step(uow, game_id, at_step)
+            return uow.state(game_id, at_step)[1]
+
+    def get_game(self, game_id: str) -> tuple[GameSummary, GameState]:
+        """The summary and the state, read together (the same version)."""
+        game, state = self._load_settled(game_id)
+        return game.summary, state
+
+    def get_summary(self, game_id: str) -> GameSummary:
+        with self.store.unit_of_work(write=False) as uow:
+            return uow.games.get(game_id).summary
+
+    def replay_step(self, game_id: str, step: int) -> tuple[GameState, StoredEvent, int]:
+        """The state after the first `step` events, the `step`-th event and the
+        game's current version, read together."""
+        with self.store.unit_of_work(write=False) as uow:
+            version = _check_step(uow, game_id, step)
+            state = uow.state(game_id, step)[1]
+            event = uow.events.load(game_id, after=step - 1, upto=step)[0]
+            return state, event, version
+
+    def list_games(self, *, status: str | None = None, player: str | None = None,
+                   limit: int = 20, offset: int = 0) -> tuple[list[GameSummary], int]:
+        """Newest first, and the total that match. `player` matches either seat's name."""
+        with self.store.unit_of_work(write=False) as uow:
+            return uow.queries.games(status=status, player=player, limit=limit, offset=offset)
+
+    def events_of(self, game_id: str, after: int = 0,
+                  limit: int | None = None) -> list[StoredEvent]:
+        return self.event_page(game_id, after, limit)[0]
+
+    def event_page(self, game_id: str, after: int = 0,
+                   limit: int | None = None) -> tuple[list[StoredEvent], int]:
+        """The events after `after` (at most `limit`) and the version they were read
+        at: ``after=version`` is a safe cursor for the next page."""
+        with self.store.unit_of_work(write=False) as uow:
+            version = uow.games.get(game_id).summary.version
+            return uow.events.load(game_id, after=after, upto=version, limit=limit), version
+
+    def high_scores(self, limit: int = 10) -> list[HighScore]:
+        """Descending score; ties: oldest first."""
+        with self.store.unit_of_work(write=False) as uow:
+            return uow.queries.high_scores(limit)
+
+
+def _check_step(uow: UnitOfWork, game_id: str, step: int) -> int:
+    """The game's version, or `StepOutOfRange` unless ``1 <= step <= version``."""
+    version = uow.games.get(game_id).summary.version
+    if not 1 <= step <= version:
+        raise StepOutOfRange(f"step {step} is outside 1..{version}", version=version)
+    return version

@@ -1,0 +1,43 @@
+"""What the use cases hand back (besides the store's `GameSummary` and `HighScore`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..domain.state import GameState
+from ..store import StoredEvent
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    game_id: str
+    token: str  # shown only here
+    events: list[StoredEvent]
+    state: GameState
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    game_id: str
+    events: list[StoredEvent]  # every event appended by the call, human + computer, in order
+    state: GameState
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something `verify` found. ``kind``: game_not_found | no_events | seq_gap |
+    bad_event | corrupt_stream | read_model | high_scores."""
+
+    game_id: str | None
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A vs_computer game whose computer is to move (a crash between the human's
+    write and the computer's): the next command or read plays it."""
+
+    game_id: str
+    seat: int
+    level: str

@@ -1,0 +1,52 @@
+"""Persistence: the event store on SQLAlchemy Core, one job per module.
+
+- `schema`: the tables and the one definition of the games read model
+- `engine`: engines, database URLs, SQLite pragmas (`writer_queue`: SQLite writers queue)
+- `events`, `games`, `high_scores`: the repositories of the three tables
+- `snapshots`: a cache of committed states
+- `unit_of_work`: the transaction, its repositories and the one append path
+- `queries`: read-side listings
+- `migrations`: Alembic upgrade/downgrade, what a downgrade drops, backups
+"""
+
+from .engine import SQLITE_BUSY_TIMEOUT_MS, make_engine, sqlite_synchronous
+from .events import RawEvent, StoredEvent
+from .games import StoredGame
+from .migrations import alembic_config, current_revisions, downgrade, migrate
+from .schema import (
+    SUMMARY_FIELDS,
+    GameSummary,
+    HighScore,
+    events_table,
+    games_table,
+    high_scores_table,
+    metadata,
+    utcnow,
+)
+from .snapshots import SNAPSHOT_CAPACITY, SnapshotCache
+from .unit_of_work import EventStore, UnitOfWork
+
+__all__ = [
+    "SNAPSHOT_CAPACITY",
+    "SQLITE_BUSY_TIMEOUT_MS",
+    "SUMMARY_FIELDS",
+    "EventStore",
+    "GameSummary",
+    "HighScore",
+    "RawEvent",
+    "SnapshotCache",
+    "StoredEvent",
+    "StoredGame",
+    "UnitOfWork",
+    "alembic_config",
+    "current_revisions",
+    "downgrade",
+    "events_table",
+    "games_table",
+    "high_scores_table",
+    "make_engine",
+    "metadata",
+    "migrate",
+    "sqlite_synchronous",
+    "utcnow",
+]

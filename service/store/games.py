@@ -1,0 +1,113 @@
+"""The games table: the read model row of each game, and its token hash.
+
+An append first updates the game's row ``WHERE version = <expected>`` (`advance`):
+a compare-and-set that takes the row's write lock. On PostgreSQL a concurrent
+writer then waits for the lock and re-checks the condition after the first one
+commits; on SQLite the write transaction holds the database's write lock from
+``BEGIN IMMEDIATE``. A writer that finds another version learns it at once, before
+inserting anything, and gets a `VersionConflict` naming the current version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, bindparam, delete, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from ..errors import GameExists, GameNotFound, VersionConflict
+from .schema import CREATION_FIELDS, SUMMARY_FIELDS, GameSummary, games_table, summary_from_row
+
+_T = games_table
+_SELECT = select(_T).where(_T.c.game_id == bindparam("gid"))
+_PROGRESS_FIELDS = tuple(f for f in SUMMARY_FIELDS if f not in CREATION_FIELDS)
+_ADVANCE = (
+    update(_T)
+    .where(_T.c.game_id == bindparam("gid"), _T.c.version == bindparam("expected"))
+    .values({name: bindparam(f"new_{name}") for name in _PROGRESS_FIELDS})
+)
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    summary: GameSummary
+    token_hash: str
+    token_salt: str
+
+
+class GameRepository:
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+
+    def get(self, game_id: str, *, for_update: bool = False) -> StoredGame:
+        query = _SELECT.with_for_update() if for_update else _SELECT
+        row = self._conn.execute(query, {"gid": game_id}).first()
+        if row is None:
+            raise GameNotFound(f"no game {game_id!r}", game_id=game_id)
+        mapping = row._mapping
+        return StoredGame(summary_from_row(mapping), mapping["token_hash"],
+                          mapping["token_salt"])
+
+    def find(self, game_id: str) -> StoredGame | None:
+        try:
+            return self.get(game_id)
+        except GameNotFound:
+            return None
+
+    def version(self, game_id: str) -> int | None:
+        return self._conn.execute(
+            select(_T.c.version).where(_T.c.game_id == game_id)
+        ).scalar()
+
+    def add(self, summary: GameSummary, *, token_hash: str, token_salt: str) -> None:
+        try:
+            self._conn.execute(insert(_T), [{**_columns(summary), "token_hash": token_hash,
+                                             "token_salt": token_salt}])
+        except IntegrityError as exc:
+            raise GameExists(f"a game {summary.game_id!r} exists already",
+                             game_id=summary.game_id) from exc
+
+    def advance(self, game_id: str, expected_version: int, values: dict[str, Any]) -> None:
+        """Compare-and-set: rewrite the row to `values` if it is at `expected_version`."""
+        params = {f"new_{name}": values[name] for name in _PROGRESS_FIELDS}
+        params.update(gid=game_id, expected=expected_version)
+        if self._conn.execute(_ADVANCE, params).rowcount == 1:
+            return
+        current = self.version(game_id)
+        if current is None:
+            raise GameNotFound(f"no game {game_id!r}", game_id=game_id)
+        raise VersionConflict(
+            f"game {game_id} is at version {current}, not {expected_version}",
+            current_version=current,
+        )
+
+    def overwrite(self, summary: GameSummary) -> None:
+        """Rewrite an existing row (rebuilding the read model)."""
+        values = _columns(summary)
+        del values["game_id"]
+        self._conn.execute(update(_T).where(_T.c.game_id == summary.game_id).values(values))
+
+    def delete(self, game_id: str) -> None:
+        self._conn.execute(delete(_T).where(_T.c.game_id == game_id))
+
+    def ids(self) -> set[str]:
+        return set(self._conn.execute(select(_T.c.game_id)).scalars())
+
+    def with_players(self, mode: str, player_name: str, second_name: str) -> list[str]:
+        """Ids of the games between these two seats (candidates for the same stream)."""
+        return list(self._conn.execute(
+            select(_T.c.game_id).where(and_(_T.c.mode == mode, _T.c.player_name == player_name,
+                                            _T.c.second_name == second_name))
+        ).scalars())
+
+    def idle_since(self, cutoff: Any) -> list[str]:
+        """Ids of active games whose last event is older than `cutoff`."""
+        return list(self._conn.execute(
+            select(_T.c.game_id).where(and_(_T.c.status == "active", _T.c.updated_at < cutoff))
+        ).scalars())
+
+
+def _columns(summary: GameSummary) -> dict[str, Any]:
+    return {name: getattr(summary, name) for name in SUMMARY_FIELDS}

@@ -1,0 +1,62 @@
+"""The high_scores table (RULES E): entries from games and entries added by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.engine import Connection
+
+from .. import config
+from ..domain.events import HighScoresEntered
+from ..errors import HighScoreNotFound
+from .events import StoredEvent
+from .schema import HighScore, high_scores_table, utcnow
+
+_T = high_scores_table
+
+
+class HighScoreRepository:
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+
+    def record(self, stored: Sequence[StoredEvent]) -> None:
+        """Insert the entries of any ``high_scores_entered`` event among `stored`.
+
+        The unique key on ``(game_id, seat)`` refuses a game's entries twice."""
+        rows = [
+            {"name": entry.name, "score": entry.score, "difficulty": entry.difficulty,
+             "game_id": s.game_id, "seat": entry.seat, "created_at": s.recorded_at}
+            for s in stored
+            if isinstance(s.event, HighScoresEntered)
+            for entry in s.event.entries
+        ]
+        if rows:
+            self._conn.execute(insert(_T), rows)
+
+    def of_game(self, game_id: str) -> list[HighScore]:
+        query = select(_T).where(_T.c.game_id == game_id).order_by(_T.c.seat)
+        return [HighScore(**row._mapping) for row in self._conn.execute(query)]
+
+    def add(self, name: str, score: int, difficulty: str) -> HighScore:
+        now = utcnow()
+        new_id = self._conn.execute(
+            insert(_T).values(name=name, score=score, difficulty=difficulty, game_id=None,
+                              seat=None, created_at=now)
+            .returning(_T.c.id)
+        ).scalar_one()
+        return HighScore(new_id, name, score, difficulty, None, None, now)
+
+    def remove(self, entry_id: int) -> None:
+        if self._conn.execute(delete(_T).where(_T.c.id == entry_id)).rowcount != 1:
+            raise HighScoreNotFound(f"no high score {entry_id}", id=entry_id)
+
+    def reset(self) -> None:
+        """RULES E2: back to the default table (the rows the first migration adds)."""
+        self._conn.execute(delete(_T))
+        now = utcnow()
+        self._conn.execute(insert(_T), [
+            {"name": name, "score": score, "difficulty": config.DEFAULT_HIGH_SCORE_DIFFICULTY,
+             "game_id": None, "seat": None, "created_at": now}
+            for name, score in config.DEFAULT_HIGH_SCORES
+        ])

@@ -1,0 +1,148 @@
+"""The schema's life: Alembic upgrades and downgrades, what a downgrade would drop,
+and backups.
+
+Every migration module declares ``DOWNGRADE_DROPS``: the tables (``()``) and the
+columns its ``downgrade()`` removes, so that `downgrade_losses` can count the rows
+a downgrade would lose before it runs (`tests/storage/test_migrations.py` checks each
+declaration against what the downgrade really removes).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from alembic import command as alembic_command
+from alembic.config import Config as AlembicConfig
+from alembic.runtime.migration import MigrationContext
+from alembic.script import Script, ScriptDirectory
+from sqlalchemy import column, func, inspect, select, table
+from sqlalchemy.engine import make_url
+
+from .. import config
+from .engine import make_engine
+
+
+def alembic_config(url: str) -> AlembicConfig:
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(config.MIGRATIONS_DIR))
+    cfg.attributes["url"] = url
+    return cfg
+
+
+def script_directory() -> ScriptDirectory:
+    return ScriptDirectory(str(config.MIGRATIONS_DIR))
+
+
+def migrate(url: str | None = None, revision: str = "head") -> None:
+    """Run Alembic ``upgrade <revision>`` (default head) on `url`."""
+    alembic_command.upgrade(alembic_config(url or config.database_url()), revision)
+
+
+def downgrade(url: str | None = None, revision: str = "base") -> None:
+    """Run Alembic ``downgrade <revision>`` (base: drops every table). See
+    `downgrade_losses` for what it would drop first."""
+    alembic_command.downgrade(alembic_config(url or config.database_url()), revision)
+
+
+def current_revisions(url: str) -> tuple[str, ...]:
+    """The revisions the database is at (empty for a database without schema)."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            return tuple(MigrationContext.configure(conn).get_current_heads())
+    finally:
+        engine.dispose()
+
+
+@dataclass(frozen=True)
+class Loss:
+    table: str
+    column: str | None  # None: the whole table
+    rows: int  # rows of the table, or rows where the column is not NULL
+
+    def __str__(self) -> str:
+        what = self.table if self.column is None else f"{self.table}.{self.column}"
+        return f"{what}: {self.rows} row{'' if self.rows == 1 else 's'}"
+
+
+def revisions_undone(url: str, target: str) -> list[Script]:
+    """The migrations a downgrade of `url` to `target` undoes, newest first.
+
+    `target` is a revision id, ``base`` or ``-N`` (the history is linear).
+    """
+    scripts = script_directory()
+    chain = list(reversed(list(scripts.walk_revisions())))  # oldest first
+    ids = [s.revision for s in chain]
+    current = current_revisions(url)
+    if not current:
+        return []
+    top = ids.index(current[0]) if current[0] in ids else len(ids) - 1
+    if target == "base":
+        bottom = -1
+    elif target.startswith("-") and target[1:].isdigit():
+        bottom = max(top - int(target[1:]), -1)
+    else:
+        bottom = ids.index(scripts.get_revision(target).revision)
+    return list(reversed(chain[bottom + 1 : top + 1]))
+
+
+def downgrade_losses(url: str, target: str) -> list[Loss]:
+    """What a downgrade to `target` would drop, with the rows it holds now."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            existing = set(inspect(conn).get_table_names())
+            losses = []
+            for script in revisions_undone(url, target):
+                drops: dict[str, tuple[str, ...]] = script.module.DOWNGRADE_DROPS
+                for name, columns in drops.items():
+                    if name not in existing:
+                        continue
+                    if not columns:
+                        count = select(func.count()).select_from(table(name))
+                        losses.append(Loss(name, None, conn.execute(count).scalar_one()))
+                    for col in columns:
+                        count = (select(func.count()).select_from(table(name, column(col)))
+                                 .where(column(col).is_not(None)))
+                        losses.append(Loss(name, col, conn.execute(count).scalar_one()))
+            return losses
+    finally:
+        engine.dispose()
+
+
+def backup_sqlite(url: str, destination: Path) -> None:
+    """Copy a live SQLite database with SQLite's online backup API (consistent while
+    the service keeps writing)."""
+    source_path = make_url(url).database
+    if not source_path or source_path == ":memory:":
+        raise ValueError("only a SQLite database file can be backed up this way")
+    if not Path(source_path).is_file():
+        raise FileNotFoundError(f"no database file {source_path}")
+    if destination.exists():
+        raise FileExistsError(f"{destination} exists already")
+    source = sqlite3.connect(source_path)
+    try:
+        target = sqlite3.connect(destination)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+    finally:
+        source.close()
+
+
+def pg_dump_command(url: str, destination: Path) -> str:
+    """The ``pg_dump`` command that backs up a PostgreSQL database (password left
+    to ``PGPASSWORD`` or ``~/.pgpass``)."""
+    parsed = make_url(url)
+    parts = ["pg_dump", "--format=custom", f"--file={destination}"]
+    if parsed.host:
+        parts.append(f"--host={parsed.host}")
+    if parsed.port:
+        parts.append(f"--port={parsed.port}")
+    if parsed.username:
+        parts.append(f"--username={parsed.username}")
+    parts.append(parsed.database or "")
+    return " ".join(parts)

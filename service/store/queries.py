@@ -1,0 +1,45 @@
+"""Read-side listings: pages of games and the high score table."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.engine import Connection
+
+from .schema import GameSummary, HighScore, games_table, high_scores_table, summary_from_row
+
+
+class Queries:
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+
+    def games(self, *, status: str | None = None, player: str | None = None,
+              limit: int = 20, offset: int = 0) -> tuple[list[GameSummary], int]:
+        """Newest first, and how many match. `player` matches either seat's name."""
+        t = games_table
+        query = select(t)
+        if status is not None:
+            query = query.where(t.c.status == status)
+        if player is not None:
+            query = query.where(or_(t.c.player_name == player, t.c.second_name == player))
+        total = self._conn.execute(
+            select(func.count()).select_from(query.subquery())
+        ).scalar_one()
+        rows = self._conn.execute(
+            query.order_by(t.c.created_at.desc(), t.c.game_id).limit(limit).offset(offset)
+        )
+        return [summary_from_row(r._mapping) for r in rows], int(total)
+
+    def waiting_for_seat2(self) -> list[GameSummary]:
+        """Active vs_computer games with seat 2 (the computer) to move."""
+        t = games_table
+        query = select(t).where(t.c.status == "active", t.c.mode == "vs_computer",
+                                t.c.turn == 2)
+        return [summary_from_row(r._mapping) for r in self._conn.execute(query)]
+
+    def high_scores(self, limit: int | None = None) -> list[HighScore]:
+        """Descending score; ties: oldest first."""
+        t = high_scores_table
+        query = select(t).order_by(t.c.score.desc(), t.c.created_at, t.c.id)
+        if limit is not None:
+            query = query.limit(limit)
+        return [HighScore(**row._mapping) for row in self._conn.execute(query)]

@@ -1,0 +1,217 @@
+"""The tables (created only by the Alembic migrations) and the one definition of the
+games read model.
+
+- ``events``: the source of truth. One row per event, primary key ``(game_id, seq)``,
+  ``seq`` gap-free and 1-based (it equals the state's version after the event).
+  ``type`` and ``schema_version`` (the event class's schema number, upcast on load)
+  have their own columns; ``payload`` holds ``Event.to_dict()["data"]``.
+- ``games``: the read model, one row per game, rewritten in the transaction that
+  appends the events it summarises and rebuildable from them. Its columns besides
+  the token are exactly the fields of `GameSummary`, and `summary_values` is the
+  only code that derives them from a state.
+- ``high_scores``: RULES E. Rows from a game carry ``(game_id, seat)``, unique, so a
+  game's ``high_scores_entered`` event is recorded once. ``game_id`` is a foreign
+  key ``ON DELETE SET NULL``: deleting a game keeps its score, only the link goes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+
+from ..domain.state import GameState
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime on both databases (SQLite keeps naive text)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetimes are not stored")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+Payload = JSON().with_variant(JSONB(), "postgresql")
+
+metadata = MetaData(naming_convention={
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+})
+
+events_table = Table(
+    "events", metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("type", String(40), nullable=False),
+    Column("schema_version", Integer, nullable=False),
+    Column("payload", Payload, nullable=False),
+    Column("recorded_at", UTCDateTime(), nullable=False),
+    CheckConstraint("seq >= 1", name="seq_positive"),
+    sqlite_with_rowid=False,  # one b-tree clustered by (game_id, seq)
+)
+
+games_table = Table(
+    "games", metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("status", String(16), nullable=False),  # active | finished
+    Column("mode", String(32), nullable=False),
+    Column("difficulty", String(32), nullable=False),
+    Column("player_name", String(64), nullable=False),
+    Column("second_name", String(64), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("updated_at", UTCDateTime(), nullable=False),  # the last event's time
+    Column("finished_at", UTCDateTime(), nullable=True),
+    Column("version", Integer, nullable=False),  # the stream's position (its last seq)
+    Column("score1", Integer, nullable=False),
+    Column("score2", Integer, nullable=False),
+    Column("squares1", Integer, nullable=False),
+    Column("squares2", Integer, nullable=False),
+    Column("ownerless", Integer, nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("turn", Integer, nullable=False),
+    Column("stage", Integer, nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("token_hash", String(128), nullable=False),
+    Column("token_salt", String(64), nullable=False),
+    Index(None, "created_at"),
+)
+
+high_scores_table = Table(
+    "high_scores", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("difficulty", String(32), nullable=False),
+    Column("game_id", String(64), ForeignKey("games.game_id", ondelete="SET NULL"),
+           nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("created_at", UTCDateTime(), nullable=False),
+    UniqueConstraint("game_id", "seat"),
+    Index(None, "score"),
+)
+
+
+# -- the read model ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One games row without its token. Adding a column: a migration, the table
+    above, a field here and its value in `summary_values` (the API schema and the
+    row mapping follow from the fields)."""
+
+    game_id: str
+    status: str  # "active" | "finished"
+    mode: str
+    difficulty: str
+    player_name: str
+    second_name: str
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    version: int
+    score1: int
+    score2: int
+    squares1: int
+    squares2: int
+    ownerless: int
+    round: int
+    turn: int
+    stage: int
+    winner: int | None
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return self.score1, self.score2
+
+    @property
+    def squares(self) -> tuple[int, int]:
+        return self.squares1, self.squares2
+
+
+SUMMARY_FIELDS = tuple(f.name for f in dataclasses.fields(GameSummary))
+# Fixed when a game is created; an append rewrites all the others.
+CREATION_FIELDS = ("game_id", "created_at")
+
+
+def summary_values(state: GameState, updated_at: datetime,
+                   finished_at: datetime | None) -> dict[str, Any]:
+    """Every `GameSummary` field but `CREATION_FIELDS`, for `state`.
+
+    `updated_at` is the time of the state's last event, `finished_at` that of its
+    game_over event (None while the game runs).
+    """
+    return {
+        "status": "finished" if state.over else "active",
+        "mode": state.game.mode,
+        "difficulty": state.game.difficulty,
+        "player_name": state.seats[0].name,
+        "second_name": state.seats[1].name,
+        "updated_at": updated_at,
+        "finished_at": finished_at,
+        "version": state.version,
+        "score1": state.scores[0],
+        "score2": state.scores[1],
+        "squares1": state.squares[0],
+        "squares2": state.squares[1],
+        "ownerless": state.ownerless,
+        "round": state.round,
+        "turn": state.turn,
+        "stage": state.stage,
+        "winner": state.winner if state.over else None,
+    }
+
+
+def summary_from_row(mapping: Any) -> GameSummary:
+    return GameSummary(**{name: mapping[name] for name in SUMMARY_FIELDS})
+
+
+@dataclass(frozen=True)
+class HighScore:
+    """One high_scores row."""
+
+    id: int
+    name: str
+    score: int
+    difficulty: str
+    game_id: str | None
+    seat: int | None
+    created_at: datetime

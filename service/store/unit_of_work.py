@@ -1,0 +1,189 @@
+"""The unit of work: one transaction, its repositories, and the one append path.
+
+`EventStore.unit_of_work()` opens a transaction and hands out a `UnitOfWork` with
+``uow.games``, ``uow.events``, ``uow.high_scores`` and ``uow.queries``; the block's
+end commits it, an exception rolls it back. Snapshots (`snapshots`) are published
+only after the commit, so the cache never holds a state that was not committed.
+
+Concurrency (RULES V3): `UnitOfWork.append` names the version its events were
+decided on. It first compare-and-sets the game's row (`games.GameRepository.advance`,
+which tells a late writer the current version before anything is written), then
+inserts the events, whose primary key ``(game_id, seq)`` is the last word
+(`events.EventRepository.insert`). Either refusal is a `VersionConflict` and the
+whole transaction is rolled back. Nothing process-local decides who wins, so this
+holds across threads, workers and servers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+
+from sqlalchemy import Engine
+from sqlalchemy.engine import Connection
+
+from ..domain.events import Event, GameOver
+from ..domain.state import CorruptStream, GameState, apply_all, fold
+from ..errors import VersionConflict
+from .engine import make_engine, write_engine
+from .events import EventRepository, SequenceTaken, StoredEvent
+from .games import GameRepository, StoredGame
+from .high_scores import HighScoreRepository
+from .queries import Queries
+from .schema import GameSummary, summary_values, utcnow
+from .snapshots import SNAPSHOT_CAPACITY, PendingSnapshots, SnapshotCache
+from .writer_queue import writer_queue
+
+
+class UnitOfWork:
+    """One database transaction; every store operation of a use case goes through it."""
+
+    def __init__(self, conn: Connection, snapshots: SnapshotCache) -> None:
+        self.games = GameRepository(conn)
+        self.events = EventRepository(conn)
+        self.high_scores = HighScoreRepository(conn)
+        self.queries = Queries(conn)
+        self.snapshots = PendingSnapshots(snapshots)
+
+    # reading ------------------------------------------------------------------
+    def state(self, game_id: str, at: int | None = None) -> tuple[StoredGame, GameState]:
+        """The game's row and its state after event `at` (default: the current
+        version): the newest snapshot at or before it plus the events since.
+        The state is the caller's own copy."""
+        game = self.games.get(game_id)
+        target = game.summary.version if at is None else at
+        snapshot = self.snapshots.latest(game_id, target)
+        if snapshot is not None and snapshot.version == target:
+            return game, snapshot.copy()
+        after = snapshot.version if snapshot is not None else 0
+        stored = self.events.load(game_id, after=after, upto=target)
+        if len(stored) != target - after:
+            raise CorruptStream(f"game {game_id}: events {after + 1}..{target} "
+                                "are not all stored")
+        events = [s.event for s in stored]
+        state = apply_all(snapshot, events) if snapshot is not None else fold(events)
+        self.snapshots.put(game_id, state)
+        return game, state.copy()
+
+    # writing ------------------------------------------------------------------
+    def add_game(self, game_id: str, events: Sequence[Event], state: GameState, *,
+                 token_hash: str, token_salt: str) -> list[StoredEvent]:
+        """Store a new game: its first events, its row and any high scores."""
+        if state.version != len(events):
+            raise ValueError("the state must be the fold of the events")
+        stored = _stamp(game_id, 0, events)
+        now = stored[-1].recorded_at
+        summary = GameSummary(game_id=game_id, created_at=now,
+                              **summary_values(state, now, _finished_at(stored)))
+        self.games.add(summary, token_hash=token_hash, token_salt=token_salt)
+        self.events.insert(stored)
+        self.high_scores.record(stored)
+        self.snapshots.put(game_id, state.copy())
+        return stored
+
+    def append(self, game_id: str, expected_version: int, events: Sequence[Event],
+               state_after: GameState) -> list[StoredEvent]:
+        """Append `events`, decided at `expected_version`; `state_after` is their
+        result. `VersionConflict` when the game is at another version (nothing is
+        written), `GameNotFound` when there is no such game."""
+        if not events:
+            return []
+        if state_after.version != expected_version + len(events):
+            raise ValueError("state_after must be the state after the appended events")
+        stored = _stamp(game_id, expected_version, events)
+        values = summary_values(state_after, stored[-1].recorded_at, _finished_at(stored))
+        self.games.advance(game_id, expected_version, values)
+        self.events.insert(stored)
+        self.high_scores.record(stored)
+        self.snapshots.put(game_id, state_after.copy())
+        return stored
+
+    def delete_game(self, game_id: str) -> None:
+        """A game's events and row; its high scores stay (their game_id becomes NULL)."""
+        self.games.get(game_id, for_update=True)
+        self.events.delete(game_id)
+        self.games.delete(game_id)
+        self.snapshots.forget(game_id)
+
+
+def _stamp(game_id: str, after: int, events: Sequence[Event]) -> list[StoredEvent]:
+    now = utcnow()
+    return [StoredEvent(game_id, after + i, e, now) for i, e in enumerate(events, start=1)]
+
+
+def _finished_at(stored: Sequence[StoredEvent]) -> datetime | None:
+    return next((s.recorded_at for s in stored if isinstance(s.event, GameOver)), None)
+
+
+class EventStore:
+    """The store of one database: its engine, its snapshot cache, its transactions."""
+
+    def __init__(self, engine: Engine, *, snapshot_capacity: int = SNAPSHOT_CAPACITY) -> None:
+        self.engine = engine
+        self._write_engine = write_engine(engine)
+        self.snapshots = SnapshotCache(snapshot_capacity)
+        self._writers = writer_queue(engine)
+
+    @classmethod
+    def from_url(cls, url: str | None = None) -> EventStore:
+        return cls(make_engine(url))
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @contextmanager
+    def unit_of_work(self, *, write: bool = True) -> Iterator[UnitOfWork]:
+        """A transaction: committed when the block ends, rolled back if it raises;
+        its snapshots are published after the commit."""
+        try:
+            with self._connection(write) as conn:
+                with conn.begin():
+                    uow = UnitOfWork(conn, self.snapshots)
+                    yield uow
+                uow.snapshots.publish()
+        except SequenceTaken as exc:
+            current = self.current_version(exc.game_id)
+            raise VersionConflict(
+                f"game {exc.game_id}: another writer appended first",
+                current_version=current if current is not None else 0,
+            ) from None
+
+    @contextmanager
+    def _connection(self, write: bool) -> Iterator[Connection]:
+        if write and self._writers is not None:
+            with self._writers.held(), self._write_engine.connect() as conn:
+                yield conn
+            return
+        with (self._write_engine if write else self.engine).connect() as conn:
+            yield conn
+
+    def current_version(self, game_id: str) -> int | None:
+        with self.unit_of_work(write=False) as uow:
+            return uow.events.last_seq(game_id)
+
+    # convenience wrappers, one transaction each
+    def append(self, game_id: str, expected_version: int, events: Sequence[Event],
+               state_after: GameState) -> list[StoredEvent]:
+        with self.unit_of_work() as uow:
+            return uow.append(game_id, expected_version, events, state_after)
+
+    def add_game(self, game_id: str, events: Sequence[Event], state: GameState, *,
+                 token_hash: str, token_salt: str) -> list[StoredEvent]:
+        with self.unit_of_work() as uow:
+            return uow.add_game(game_id, events, state, token_hash=token_hash,
+                                token_salt=token_salt)
+
+    def load(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        with self.unit_of_work(write=False) as uow:
+            if upto is None:
+                upto = uow.games.get(game_id).summary.version
+            return uow.events.load(game_id, after=after, upto=upto)
+
+    def load_state(self, game_id: str, at: int | None = None) -> GameState:
+        with self.unit_of_work(write=False) as uow:
+            return uow.state(game_id, at)[1]
+
+    def dispose(self) -> None:
+        self.engine.dispose()
