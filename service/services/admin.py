@@ -11,8 +11,8 @@ from ..domain.events import Event, EventFormatError
 from ..domain.rules import clean_name
 from ..domain.state import CorruptStream, fold
 from ..errors import GameExists, GameNotFound
-from ..store import GameSummary, HighScore, UnitOfWork, utcnow
-from ..store.schema import summary_values
+from ..store import HighScore, UnitOfWork, utcnow
+from ..store.games import summary_of
 from .base import ServiceBase, computer_owes_a_turn
 from .results import Problem, Waiting
 from .streams import check_stream, parse_stream, stream_digest, to_jsonl
@@ -133,9 +133,7 @@ def _rebuild_one(uow: UnitOfWork, game_id: str, *, must_exist: bool) -> int:
         state = fold(s.event for s in stored)
     except (CorruptStream, EventFormatError):
         return 0
-    finished_at = next((s.recorded_at for s in stored if s.event.TYPE == "game_over"), None)
-    summary = GameSummary(game_id=game_id, created_at=stored[0].recorded_at,
-                          **summary_values(state, stored[-1].recorded_at, finished_at))
+    summary = summary_of(game_id, state, stored)
     if uow.games.find(game_id) is None:
         _, salt, token_hash = security.new_token_hash()
         uow.games.add(summary, token_hash=token_hash, token_salt=salt)

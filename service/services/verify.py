@@ -11,8 +11,8 @@ from __future__ import annotations
 from ..domain.events import EventFormatError, HighScoresEntered
 from ..domain.rules import replay_check
 from ..domain.state import CorruptStream
-from ..store import GameSummary, StoredEvent, UnitOfWork
-from ..store.schema import summary_values
+from ..store import StoredEvent, UnitOfWork
+from ..store.games import summary_of
 from .results import Problem
 
 
@@ -40,11 +40,7 @@ def verify_game(uow: UnitOfWork, game_id: str) -> list[Problem]:
     if game is None:
         problems.append(Problem(game_id, "read_model", "events without a games row"))
     else:
-        finished_at = next((s.recorded_at for s in stored if s.event.TYPE == "game_over"), None)
-        expected_summary = GameSummary(
-            game_id=game_id, created_at=stored[0].recorded_at,
-            **summary_values(state, stored[-1].recorded_at, finished_at),
-        )
+        expected_summary = summary_of(game_id, state, stored)
         for name, value in vars(expected_summary).items():
             have = getattr(game.summary, name)
             if have != value:

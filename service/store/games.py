@@ -10,15 +10,27 @@ inserting anything, and gets a `VersionConflict` naming the current version.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import and_, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from ..domain.events import GameOver
+from ..domain.state import GameState
 from ..errors import GameExists, GameNotFound, VersionConflict
-from .schema import CREATION_FIELDS, SUMMARY_FIELDS, GameSummary, games_table, summary_from_row
+from .events import StoredEvent
+from .schema import (
+    CREATION_FIELDS,
+    SUMMARY_FIELDS,
+    GameSummary,
+    games_table,
+    summary_from_row,
+    summary_values,
+)
 
 _T = games_table
 _SELECT = select(_T).where(_T.c.game_id == bindparam("gid"))
@@ -107,6 +119,17 @@ class GameRepository:
         return list(self._conn.execute(
             select(_T.c.game_id).where(and_(_T.c.status == "active", _T.c.updated_at < cutoff))
         ).scalars())
+
+
+def finished_at(stored: Sequence[StoredEvent]) -> datetime | None:
+    """The time of the game_over event among `stored`, if there is one."""
+    return next((s.recorded_at for s in stored if isinstance(s.event, GameOver)), None)
+
+
+def summary_of(game_id: str, state: GameState, stored: Sequence[StoredEvent]) -> GameSummary:
+    """The read model of a whole stored stream; `state` is its fold."""
+    return GameSummary(game_id=game_id, created_at=stored[0].recorded_at,
+                       **summary_values(state, stored[-1].recorded_at, finished_at(stored)))
 
 
 def _columns(summary: GameSummary) -> dict[str, Any]:

@@ -18,20 +18,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
-from ..domain.events import Event, GameOver
+from ..domain.events import Event
 from ..domain.state import CorruptStream, GameState, apply_all, fold
 from ..errors import VersionConflict
 from .engine import make_engine, write_engine
 from .events import EventRepository, SequenceTaken, StoredEvent
-from .games import GameRepository, StoredGame
+from .games import GameRepository, StoredGame, finished_at, summary_of
 from .high_scores import HighScoreRepository
 from .queries import Queries
-from .schema import GameSummary, summary_values, utcnow
+from .schema import summary_values, utcnow
 from .snapshots import SNAPSHOT_CAPACITY, PendingSnapshots, SnapshotCache
 from .writer_queue import writer_queue
 
@@ -73,10 +72,8 @@ class UnitOfWork:
         if state.version != len(events):
             raise ValueError("the state must be the fold of the events")
         stored = _stamp(game_id, 0, events)
-        now = stored[-1].recorded_at
-        summary = GameSummary(game_id=game_id, created_at=now,
-                              **summary_values(state, now, _finished_at(stored)))
-        self.games.add(summary, token_hash=token_hash, token_salt=token_salt)
+        self.games.add(summary_of(game_id, state, stored), token_hash=token_hash,
+                       token_salt=token_salt)
         self.events.insert(stored)
         self.high_scores.record(stored)
         self.snapshots.put(game_id, state.copy())
@@ -92,7 +89,7 @@ class UnitOfWork:
         if state_after.version != expected_version + len(events):
             raise ValueError("state_after must be the state after the appended events")
         stored = _stamp(game_id, expected_version, events)
-        values = summary_values(state_after, stored[-1].recorded_at, _finished_at(stored))
+        values = summary_values(state_after, stored[-1].recorded_at, finished_at(stored))
         self.games.advance(game_id, expected_version, values)
         self.events.insert(stored)
         self.high_scores.record(stored)
@@ -110,10 +107,6 @@ class UnitOfWork:
 def _stamp(game_id: str, after: int, events: Sequence[Event]) -> list[StoredEvent]:
     now = utcnow()
     return [StoredEvent(game_id, after + i, e, now) for i, e in enumerate(events, start=1)]
-
-
-def _finished_at(stored: Sequence[StoredEvent]) -> datetime | None:
-    return next((s.recorded_at for s in stored if isinstance(s.event, GameOver)), None)
 
 
 class EventStore:
