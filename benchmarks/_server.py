@@ -6,9 +6,9 @@
 whole process group is stopped (SIGTERM, then SIGKILL), also after a failure or after
 a test has already killed the master with ``kill -9``.
 
-`fresh_postgres_database(admin_url)` creates (and afterwards drops) a new database in
-an existing PostgreSQL cluster, for tests that get the cluster from
-``SQUARES_TEST_POSTGRES_URL``.
+Databases are the caller's: ``benchmarks/load.py --postgres`` uses a throwaway
+cluster (`scripts/throwaway_postgres.py`), the reliability tests a fresh database
+from `tests/databases.py`.
 
 Only 127.0.0.1 is ever used.
 """
@@ -23,7 +23,6 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -336,22 +335,3 @@ def profiled_app() -> Any:
     atexit.register(dump)
     return profiled
 
-
-def database_url_in(admin_url: str, database: str) -> str:
-    base, _, _ = admin_url.rpartition("/")
-    return f"{base}/{database}"
-
-
-@contextlib.contextmanager
-def fresh_postgres_database(admin_url: str, prefix: str = "squares_rel") -> Iterator[str]:
-    """A new empty database in the cluster of `admin_url`, dropped at exit."""
-    import psycopg
-
-    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield database_url_in(admin_url, name)
-    finally:
-        with psycopg.connect(admin_url, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -1,43 +1,45 @@
 """Fixtures for the CLI tests: a fresh SQLite file per test (no schema: the CLI
-migrates it itself), a `run` helper around click's CliRunner, the services on the
-same database for setting up and checking, and PostgreSQL when
-``SQUARES_TEST_POSTGRES_URL`` is set (else those tests are skipped)."""
+migrates it itself), a `run` helper around click's CliRunner (the root conftest's
+`SquaresRunner`), the services on the same database for setting up and checking, and
+PostgreSQL when ``SQUARES_TEST_POSTGRES_URL`` is set (else those tests are skipped)."""
 
 from __future__ import annotations
 
-import os
 import sys
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from cli.main import cli
 from service.services import Services
-from service.store import migrate
+from tests.conftest import SquaresRunner
+from tests.databases import (
+    POSTGRES_URL_VAR,
+    copy_sqlite,
+    fresh_postgres_database,
+    postgres_admin_url,
+    sqlite_url,
+)
 
-POSTGRES_URL = os.environ.get("SQUARES_TEST_POSTGRES_URL") or None
 SQUARES = Path(sys.executable).parent / "squares"
 
 Run = Callable[..., Result]
 
 
+def _db_path(tmp_path: Path) -> Path:
+    return tmp_path / "t.db"
+
+
 @pytest.fixture
 def db_url(tmp_path: Path) -> str:
     """A SQLite file that does not exist yet."""
-    return f"sqlite:///{tmp_path}/t.db"
+    return sqlite_url(_db_path(tmp_path))
 
 
 def make_run(url: str) -> Run:
-    runner = CliRunner(env={"DATABASE_URL": None})
-
-    def run(*args: str, input: str | bytes | None = None) -> Result:
-        return runner.invoke(cli, ["--database-url", url, *args], input=input,
-                             catch_exceptions=False)
-
-    return run
+    """``run("games", "list")``: the CLI on `url` (stdout, stderr apart)."""
+    return SquaresRunner(url)
 
 
 @pytest.fixture
@@ -47,35 +49,21 @@ def run(db_url: str) -> Run:
 
 
 @pytest.fixture
-def services(db_url: str) -> Iterator[Services]:
-    """The service layer on the same database (migrated)."""
-    migrate(db_url)
+def services(db_url: str, sqlite_template: Path, tmp_path: Path) -> Iterator[Services]:
+    """The service layer on the same database (migrated: a copy of the root's template)."""
+    assert copy_sqlite(sqlite_template, _db_path(tmp_path)) == db_url
     svc = Services.from_url(db_url)
     yield svc
     svc.store.dispose()
 
 
-# -- PostgreSQL ----------------------------------------------------------------------
-
-
-def _pg_admin_execute(sql: str) -> None:
-    import psycopg
-
-    assert POSTGRES_URL is not None
-    with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
-        conn.execute(sql)  # type: ignore[arg-type]
-
-
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A fresh, empty PostgreSQL database (no schema)."""
-    if not POSTGRES_URL:
-        pytest.skip("SQUARES_TEST_POSTGRES_URL is not set")
-    name = f"squares_cli_{uuid.uuid4().hex[:12]}"
-    _pg_admin_execute(f'CREATE DATABASE "{name}"')
-    base, _, _ = POSTGRES_URL.rpartition("/")
-    yield f"{base}/{name}"
-    _pg_admin_execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    if not postgres_admin_url():
+        pytest.skip(f"{POSTGRES_URL_VAR} is not set")
+    with fresh_postgres_database(prefix="squares_cli") as url:
+        yield url
 
 
 def computer_game(services: Services, seed: int, level1: str = "easy",

@@ -1,5 +1,9 @@
 """Browser tests: the real app on a loopback port, a temp SQLite file, Debian's Chromium.
 
+The app and its database (a copy of the root conftest's migrated SQLite template)
+come from ``tests/conftest.py``; the reliability tests' gunicorn and databases from
+``reliability_helpers.py``.
+
 One server and one browser serve the whole e2e session; every test gets a fresh
 browser context (so its own localStorage) and plays its own games. Screenshots go
 to the test's ``tmp_path`` and their paths are printed.
@@ -20,8 +24,8 @@ from typing import Any
 import pytest
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from service.app import create_app
-from service.store import migrate
+from tests.conftest import make_app
+from tests.databases import copy_sqlite
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -31,11 +35,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
-
-
-def build_app(url: str) -> Any:
-    """The real application (API + pages) on `url`; the schema must exist already."""
-    return create_app({"TESTING": True, "DATABASE_URL": url})
 
 
 class QuietHandler(WSGIRequestHandler):
@@ -67,13 +66,12 @@ class LiveServer:
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db_path = tmp_path_factory.mktemp("e2e-db") / "squares.db"
-    url = f"sqlite:///{db_path}"
-    migrate(url)
+def live_server(tmp_path_factory: pytest.TempPathFactory,
+                sqlite_template: Path) -> Iterator[LiveServer]:
+    url = copy_sqlite(sqlite_template, tmp_path_factory.mktemp("e2e-db") / "squares.db")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("DATABASE_URL", url)
-        app = build_app(url)
+        app = make_app(url)
         server: BaseWSGIServer = make_server(
             "127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler
         )

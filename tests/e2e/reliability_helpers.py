@@ -1,23 +1,22 @@
 """Shared by the reliability and bad-input tests: real gunicorn on a real database.
 
-Backends: ``sqlite`` (a temp file) always, and ``postgres`` (a fresh database in the
-cluster of ``SQUARES_TEST_POSTGRES_URL``) when that variable is set — ``./dev test``
-sets it whenever the PostgreSQL server binaries exist.
+Backends (`tests.databases.BACKENDS`): ``sqlite`` (a temp file) always, and
+``postgres`` (a fresh database in the cluster of ``SQUARES_TEST_POSTGRES_URL``) when
+that variable is set — ``./dev test`` sets it whenever the PostgreSQL server binaries
+exist.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from benchmarks._server import Server, fresh_postgres_database, running_server
+from benchmarks._server import Server, running_server
 from benchmarks.load import ApiClient, Reply
-
-POSTGRES_URL = os.environ.get("SQUARES_TEST_POSTGRES_URL") or None
-BACKENDS = ["sqlite", "postgres"] if POSTGRES_URL else ["sqlite"]
+from tests.databases import BACKENDS as BACKENDS  # the test modules parametrize over it
+from tests.databases import fresh_database
 
 # Small fields so that whole games fit in a few seconds.
 HEIGHT, WIDTH = 9, 13
@@ -26,11 +25,7 @@ HEIGHT, WIDTH = 9, 13
 @contextlib.contextmanager
 def database(backend: str, tmp_path: Path) -> Iterator[str]:
     """A fresh, empty database URL for `backend` (dropped / left in tmp_path at exit)."""
-    if backend == "sqlite":
-        yield f"sqlite:///{tmp_path / 'squares.db'}"
-        return
-    assert POSTGRES_URL is not None
-    with fresh_postgres_database(POSTGRES_URL) as url:
+    with fresh_database(backend, tmp_path / "squares.db") as url:
         yield url
 
 

@@ -1,0 +1,173 @@
+"""Fixtures for every suite: fresh databases, and `app`, `client`, `runner` as in Flask's tutorial.
+
+PostgreSQL comes from the hand-written `scripts/throwaway_postgres.py`, which
+`scripts/run_tests.py` (so ``./dev test``) starts once per run and hands over as
+``SQUARES_TEST_POSTGRES_URL``; pytest-postgresql was considered and not taken. It runs
+``pg_ctl initdb``/``start`` as the current user, and as root (``./dev test`` and CI run
+as root) PostgreSQL refuses (``pg_ctl: cannot be run as root``), while the launcher runs
+the cluster as the ``postgres`` system user. Beyond that it would bring three packages
+(pytest-postgresql, mirakuru, port-for) and a ``postgresql_exec`` setting (its default
+is PostgreSQL 14's path; Debian has 15) for what the few lines of `tests/databases.py`
+do here, and `benchmarks/load.py --postgres` needs the launcher outside pytest anyway.
+
+Databases (helpers in `tests/databases.py`): ``backend`` is parametrized over
+``sqlite`` and, when ``SQUARES_TEST_POSTGRES_URL`` is set, ``postgres``; without it
+the tests run on SQLite only, and ``SQUARES_REQUIRE_POSTGRES=1`` makes that an error.
+``database_url`` is a fresh migrated database of that backend: a copy of a template
+that Alembic migrated once per session (a copied SQLite file /
+``CREATE DATABASE ... TEMPLATE``), so the schema only ever comes from the migrations.
+``empty_database_url`` is a fresh database without tables. Tests parametrized with
+``postgres`` get the ``postgres`` marker (``-m "not postgres"`` leaves them out).
+
+The app: ``app`` is the real application (API and pages) on a fresh migrated SQLite
+file, ``client`` its test client, ``runner`` the ``squares`` CLI (click's CliRunner)
+on the app's database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.store import migrate
+from tests.databases import (
+    BACKENDS,
+    POSTGRES_URL_VAR,
+    REQUIRE_POSTGRES_VAR,
+    copy_sqlite,
+    create_postgres_database,
+    drop_postgres_database,
+    fresh_database,
+    fresh_postgres_database,
+    postgres_admin_url,
+    postgres_required,
+    postgres_url_for,
+    sqlite_url,
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if postgres_required() and not postgres_admin_url():
+        raise pytest.UsageError(f"{REQUIRE_POSTGRES_VAR}=1 but {POSTGRES_URL_VAR} is unset")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"database backends: {', '.join(BACKENDS)}"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and "postgres" in callspec.params.values():
+            item.add_marker(pytest.mark.postgres)
+
+
+# -- databases -----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated once per session; tests get copies."""
+    path = tmp_path_factory.mktemp("template") / "template.db"
+    migrate(sqlite_url(path))
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_template() -> Iterator[str]:
+    """A PostgreSQL database migrated once per session; tests get copies (its name)."""
+    if not postgres_admin_url():
+        pytest.skip(f"{POSTGRES_URL_VAR} is not set")
+    name = create_postgres_database(prefix="squares_tpl")
+    try:
+        migrate(postgres_url_for(name))
+        yield name
+    finally:
+        drop_postgres_database(name)
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """The URL of a fresh, migrated database (SQLite file or PostgreSQL database)."""
+    if backend == "sqlite":
+        yield copy_sqlite(request.getfixturevalue("sqlite_template"), tmp_path / "squares.db")
+        return
+    with fresh_postgres_database(request.getfixturevalue("postgres_template")) as url:
+        yield url
+
+
+@pytest.fixture
+def empty_database_url(backend: str, tmp_path: Path) -> Iterator[str]:
+    """The URL of a fresh database without any table (for migration tests)."""
+    with fresh_database(backend, tmp_path / "empty.db") as url:
+        yield url
+
+
+@pytest.fixture
+def sqlite_database_url(sqlite_template: Path, tmp_path: Path) -> str:
+    """A fresh, migrated SQLite file (whatever `backend` says)."""
+    return copy_sqlite(sqlite_template, tmp_path / "app.db")
+
+
+# -- the app, its test client and the CLI --------------------------------------------
+
+
+def make_app(url: str) -> Flask:
+    """The real application (API + pages) on `url`, whose schema must exist already."""
+    from service.app import create_app
+
+    return create_app({"TESTING": True, "DATABASE_URL": url})
+
+
+def close_app(app: Flask) -> None:
+    """Dispose of the app's database engine."""
+    app.extensions["squares"].store.dispose()
+
+
+class SquaresRunner:
+    """click's CliRunner for the ``squares`` CLI on one database (what Flask's
+    ``app.test_cli_runner()`` is for ``flask``): ``--database-url`` always given,
+    ``DATABASE_URL`` unset, exceptions not caught, stdout and stderr apart."""
+
+    def __init__(self, database_url: str) -> None:
+        self.database_url = database_url
+        self.cli_runner = CliRunner(env={"DATABASE_URL": None})
+
+    def invoke(self, args: Sequence[str] = (), **kwargs: Any) -> Result:
+        from cli.main import cli
+
+        kwargs.setdefault("catch_exceptions", False)
+        return self.cli_runner.invoke(cli, ["--database-url", self.database_url, *args],
+                                      **kwargs)
+
+    def __call__(self, *args: str, input: str | bytes | None = None) -> Result:
+        """``runner("games", "list")``."""
+        return self.invoke(args, input=input)
+
+
+@pytest.fixture
+def app(sqlite_database_url: str) -> Iterator[Flask]:
+    app = make_app(sqlite_database_url)
+    yield app
+    close_app(app)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> SquaresRunner:
+    return SquaresRunner(app.config["DATABASE_URL"])
