@@ -5,27 +5,159 @@ Every command that reads or writes data opens the services through
 and cheap when it already is; serialised across processes by the migration
 environment). So every command works on a new, empty database. Only the ``db``
 commands manage the schema explicitly.
+
+The URL: a relative SQLite path (``sqlite:///rel.db``) is made absolute against the
+directory the command was started in (`absolute_sqlite_url`), so it names the same
+file for every command, also for the gunicorn workers of ``squares serve`` (which
+run in another directory). The URL is checked on first use (`check_url`): a
+malformed one or an unsupported scheme is a usage error (exit 2), a SQLite path
+below a regular file exit 1, before anything touches the database.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
 
+from service import config
 from service.services import Services
 from service.store import migrate
 
+from .output import CliFailure, safe_url
+
 F = TypeVar("F", bound=Callable[..., Any])
 
+SUPPORTED_BACKENDS = ("sqlite", "postgresql")
+URL_FORMS = "sqlite:///PATH or postgresql://USER:PASSWORD@HOST/DATABASE"
 
-@dataclass
+PG_CONNECT_TIMEOUT_VAR = "PGCONNECT_TIMEOUT"
+PG_CONNECT_TIMEOUT_SECONDS = 10
+"""libpq waits for an unresponsive PostgreSQL server without limit; the CLI (and the
+gunicorn workers `squares serve` starts, which inherit its environment) give up after
+this many seconds unless ``PGCONNECT_TIMEOUT`` or the URL's ``connect_timeout`` says
+otherwise."""
+
+
+def _parse(url: str) -> URL | None:
+    try:
+        return make_url(config.sqlalchemy_url(url))
+    except (ArgumentError, ValueError):
+        return None
+
+
+def sqlite_file(url: str) -> str | None:
+    """The file path of a SQLite URL as SQLite sees it (None: not SQLite, in memory,
+    a ``file:`` URI, or no URL at all)."""
+    parsed = _parse(url)
+    if parsed is None or parsed.get_backend_name() != "sqlite":
+        return None
+    database = parsed.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return database
+
+
+def _escape_for_url(path: str) -> str:
+    # Only what would change the URL's meaning; `ensure_sqlite_dir` reads the raw path.
+    return path.replace("%", "%25").replace("?", "%3F")
+
+
+def absolute_sqlite_url(url: str, cwd: Path | None = None) -> str:
+    """`url` with a relative SQLite file path made absolute against `cwd` (default:
+    the current directory): ``sqlite:///rel.db`` -> ``sqlite:////<cwd>/rel.db``.
+
+    Absolute SQLite paths (``sqlite:////abs.db``), in-memory databases (``sqlite://``,
+    ``sqlite:///:memory:``), ``file:`` URIs, PostgreSQL and unparsable URLs come back
+    unchanged (the query string, if any, is kept)."""
+    database = sqlite_file(url)
+    if database is None or os.path.isabs(database):
+        return url
+    scheme, sep, rest = url.partition(":///")
+    if not sep:
+        return url
+    raw_path, question, query = rest.partition("?")
+    base = _escape_for_url(str(cwd if cwd is not None else Path.cwd()))
+    return f"{scheme}:///{os.path.normpath(os.path.join(base, raw_path))}{question}{query}"
+
+
+def check_url(url: str) -> None:
+    """Refuse a database URL the commands cannot use, before anything opens it:
+    unparsable, a scheme or driver other than SQLite / PostgreSQL (psycopg), a bad
+    port: `CliFailure` with exit 2; a SQLite path that is a directory or lies below a
+    regular file: exit 1."""
+    shown = safe_url(url)
+    try:
+        parsed = make_url(config.sqlalchemy_url(url))
+        port = parsed.port
+    except (ArgumentError, ValueError) as exc:
+        raise CliFailure(f"invalid database URL {shown!r} ({_first_line(exc)}); "
+                         f"use {URL_FORMS}", exit_code=2) from exc
+    if parsed.get_backend_name() not in SUPPORTED_BACKENDS:
+        raise CliFailure(f"unsupported database URL {shown!r}: use {URL_FORMS}", exit_code=2)
+    if port is not None and not 0 < port < 65536:
+        raise CliFailure(f"invalid database URL {shown!r}: port {port} is not in 1..65535",
+                         exit_code=2)
+    try:
+        parsed.get_dialect().import_dbapi()
+    except ArgumentError as exc:  # an unknown driver (``sqlite+foo://``)
+        raise CliFailure(f"unsupported database URL {shown!r}: use {URL_FORMS}",
+                         exit_code=2) from exc
+    except ImportError as exc:
+        raise CliFailure(f"the database driver for {parsed.drivername} is not installed "
+                         f"({exc})") from exc
+    database = sqlite_file(url)
+    if database is not None:
+        _check_sqlite_path(Path(database))
+
+
+def _check_sqlite_path(path: Path) -> None:
+    if path.is_dir():
+        raise CliFailure(f"cannot use the database {path}: it is a directory")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise CliFailure(f"cannot use the database {path}: {parent} is not a "
+                                 "directory")
+            return
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
 class AppContext:
-    url: str
-    migrated: bool = field(default=False, init=False)
+    """The database URL (made absolute at once, checked on first use) and the
+    services on it."""
+
+    def __init__(self, url: str) -> None:
+        self.given_url = url
+        self._url = absolute_sqlite_url(url)
+        self._checked = False
+        self.migrated = False
+
+    @property
+    def url(self) -> str:
+        """The URL every command uses; `CliFailure` when it is not usable."""
+        if not self._checked:
+            check_url(self._url)
+            parsed = _parse(self._url)
+            if parsed is not None and parsed.get_backend_name() == "postgresql":
+                os.environ.setdefault(PG_CONNECT_TIMEOUT_VAR, str(PG_CONNECT_TIMEOUT_SECONDS))
+            self._checked = True
+        return self._url
+
+    @property
+    def sqlite_path(self) -> str | None:
+        """The SQLite file (absolute), None for PostgreSQL or an in-memory database."""
+        return sqlite_file(self._url)
 
     def migrate(self) -> None:
         if not self.migrated:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import click
@@ -90,6 +91,8 @@ def backup(app: AppContext, path: Path) -> None:
         backup_sqlite(app.url, path)
     except (OSError, ValueError) as exc:
         raise CliFailure(f"backup failed: {exc}") from exc
+    except sqlite3.Error as exc:  # the target cannot be made
+        raise CliFailure(f"backup failed: {exc} ({path})") from exc
     click.echo(f"backed up {safe_url(app.url)} to {path}")
 
 

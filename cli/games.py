@@ -13,20 +13,35 @@ from service.domain.render import render, render_board
 from service.services import GameSummary
 
 from .context import AppContext, pass_app
-from .output import CliFailure, echo_json, fmt_time, require_yes, table
+from .output import INT32_MAX, CliFailure, echo_json, fmt_time, require_yes, table
 
 STATUSES = {"unfinished": "active", "active": "active", "finished": "finished"}
 DURATION_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 _DURATION = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$", re.IGNORECASE)
+MAX_DURATION_DAYS = 36_500
+"""The longest duration (100 years): older than any game, and far from the limits of
+`datetime` arithmetic (year 1)."""
 
 
 def parse_duration(text: str) -> timedelta:
-    """``45m``, ``12h``, ``30d``, ``2w`` -> a timedelta; ValueError otherwise."""
+    """``45m``, ``12h``, ``30d``, ``2w`` -> a timedelta (at most `MAX_DURATION_DAYS`);
+    ValueError otherwise."""
     match = _DURATION.match(text)
     if match is None:
         raise ValueError(f"{text!r} is not a duration like 45m, 12h, 30d or 2w")
-    amount, unit = int(match.group(1)), match.group(2).lower()
-    return timedelta(**{DURATION_UNITS[unit]: amount})
+    digits, unit = match.group(1), match.group(2).lower()
+    shown = text if len(text) <= 24 else f"{text[:12]}...{text[-4:]}"
+    too_long = ValueError(f"{shown!r} is too long: at most {MAX_DURATION_DAYS} days "
+                          f"({MAX_DURATION_DAYS // 365} years)")
+    if len(digits.lstrip("0")) > 12:  # ignore absurd numbers before converting them
+        raise too_long
+    try:
+        duration = timedelta(**{DURATION_UNITS[unit]: int(digits)})
+    except OverflowError:
+        raise too_long from None
+    if duration > timedelta(days=MAX_DURATION_DAYS):
+        raise too_long
+    return duration
 
 
 class DurationType(click.ParamType):
@@ -69,7 +84,7 @@ def games() -> None:
               help="Only unfinished (active) or finished games.")
 @click.option("--player", metavar="NAME", default=None, help="Either seat's name.")
 @click.option("--limit", type=click.IntRange(1, 10_000), default=20, show_default=True)
-@click.option("--offset", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--offset", type=click.IntRange(0, INT32_MAX), default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_app
 def list_games(app: AppContext, status: str | None, player: str | None, limit: int,
@@ -160,7 +175,10 @@ def export(app: AppContext, game_id: str, output: Path | None) -> None:
     if output is None:
         click.echo(text, nl=False)
         return
-    output.write_bytes(text.encode("utf-8"))
+    try:
+        output.write_bytes(text.encode("utf-8"))
+    except OSError as exc:
+        raise CliFailure(f"cannot write {output}: {exc.strerror or exc}") from exc
     click.echo(f"wrote {text.count(chr(10))} events to {output}", err=True)
 
 

@@ -9,7 +9,7 @@ import click
 from service.services import HighScore
 
 from .context import AppContext, pass_app
-from .output import echo_json, fmt_time, require_yes, table
+from .output import INT32_MAX, INT32_MIN, echo_json, fmt_time, require_yes, table
 
 
 def high_score_table(entries: Sequence[HighScore]) -> str:
@@ -44,18 +44,18 @@ def list_high_scores(app: AppContext, limit: int, as_json: bool) -> None:
 
 @highscores.command(context_settings={"ignore_unknown_options": True})
 @click.argument("name")
-@click.argument("score", type=int)
+@click.argument("score", type=click.IntRange(INT32_MIN, INT32_MAX))
 @click.option("--difficulty", default="manual", show_default=True)
 @pass_app
 def add(app: AppContext, name: str, score: int, difficulty: str) -> None:
-    """Add an entry by hand (SCORE may be negative)."""
+    """Add an entry by hand (SCORE may be negative; a 32-bit integer)."""
     with app.services() as services:
         entry = services.add_high_score(name, score, difficulty)
     click.echo(f"added high score {entry.id}: {entry.name} {entry.score}")
 
 
 @highscores.command()
-@click.argument("entry_id", metavar="ID", type=int)
+@click.argument("entry_id", metavar="ID", type=click.IntRange(1, INT32_MAX))
 @click.option("--yes", is_flag=True, help="Confirm the deletion.")
 @pass_app
 def remove(app: AppContext, entry_id: int, yes: bool) -> None:

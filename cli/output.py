@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import IO, Any
 
 import click
+
+INT32_MIN = -(2**31)
+INT32_MAX = 2**31 - 1
+"""The range of the database's INTEGER columns (PostgreSQL's ``integer``)."""
 
 
 class CliFailure(click.ClickException):
@@ -85,5 +90,8 @@ def safe_url(url: str) -> str:
 
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return url
+    except (ArgumentError, ValueError):  # unparsable, or a port that is not a number
+        return _PASSWORD.sub(r"\1***@", url)
+
+
+_PASSWORD = re.compile(r"(://[^:/@]*:)[^/]*@")

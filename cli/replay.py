@@ -3,7 +3,9 @@ events, RULES V2), or every step in turn."""
 
 from __future__ import annotations
 
+import math
 import time
+from typing import Any
 
 import click
 
@@ -25,6 +27,23 @@ from .context import AppContext, pass_app
 
 SEAT_COLORS = {1: "blue", 2: "red"}
 SYSTEM_COLOR = "green"
+MAX_DELAY = 3600.0
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds in 0..`MAX_DELAY` (``nan`` is not one; ``inf`` is too long)."""
+
+    name = "seconds"
+
+    def __init__(self) -> None:
+        super().__init__(0, MAX_DELAY)
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
 
 
 def _points(points: tuple[tuple[int, ...], ...]) -> str:
@@ -89,8 +108,8 @@ def show_step(state: GameState, event: Event, step: int, total: int) -> None:
 @click.option("--step", type=int, default=None,
               help="Show the board after the first K events (1..N; default: N, the end).")
 @click.option("--play", "play_all", is_flag=True, help="Show every step from 1 to the end.")
-@click.option("--delay", type=click.FloatRange(0), default=0.5, show_default=True,
-              help="Seconds between steps with --play.")
+@click.option("--delay", type=Seconds(), default=0.5, show_default=True,
+              help=f"Seconds between steps with --play (at most {MAX_DELAY:g}).")
 @pass_app
 def replay(app: AppContext, game_id: str, step: int | None, play_all: bool,
            delay: float) -> None:

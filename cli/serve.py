@@ -28,8 +28,9 @@ def wsgi_target() -> str:
 
 def server_dir() -> str | None:
     """Where gunicorn runs: the repository root for ``wsgi:app``; None (stay in the
-    current directory, so a relative SQLite path means the file just migrated) for an
-    installed wheel, where `config.REPO_ROOT` is site-packages."""
+    current directory) for an installed wheel, where `config.REPO_ROOT` is
+    site-packages. Either way the workers open the file just migrated: `AppContext`
+    has made a relative SQLite path absolute against the directory `serve` started in."""
     return str(config.REPO_ROOT) if wsgi_target() == "wsgi:app" else None
 
 
@@ -71,7 +72,9 @@ def serve(app: AppContext, host: str, port: int, workers: int, single: bool) -> 
     werkzeug's single-process server).
     """
     app.migrate()
-    os.environ["DATABASE_URL"] = app.url  # create_app() reads it (also in gunicorn workers)
+    # create_app() reads it, also in the gunicorn workers; absolute (see AppContext), so
+    # the workers open the file just migrated whatever directory they run in.
+    os.environ["DATABASE_URL"] = app.url
     if not single and gunicorn_available():
         argv = gunicorn_argv(host, port, workers)
         click.echo(f"serving {safe_url(app.url)} with gunicorn on http://{host}:{port}", err=True)

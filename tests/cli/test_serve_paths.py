@@ -1,0 +1,108 @@
+"""A relative SQLite URL names one file, the one relative to the directory the command
+was started in: for every command, and for ``squares serve``'s gunicorn workers,
+which run in another directory (the repository root)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli.context import AppContext, absolute_sqlite_url
+from cli.serve import server_dir
+from service import config
+from tests.cli.conftest import SQUARES, make_run
+from tests.cli.test_serve import free_port, stop, wait_for_health
+
+
+def post(port: int, path: str, body: dict[str, Any], token: str | None = None
+         ) -> tuple[int, dict[str, Any]]:
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method="POST",
+                                     data=json.dumps(body).encode("utf-8"), headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return response.status, json.loads(response.read().decode("utf-8"))
+
+
+def count_games(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+
+
+def test_serve_from_another_directory_with_a_relative_url(tmp_path: Path) -> None:
+    name = f"rel-{uuid.uuid4().hex[:8]}.db"
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    assert server_dir() is not None and Path(server_dir() or "") != here  # workers chdir
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    log = tmp_path / "server.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [str(SQUARES), "--database-url", f"sqlite:///{name}", "serve",
+             "--port", str(port), "--workers", "1"],
+            cwd=here, stdout=out, stderr=subprocess.STDOUT, env=env,
+        )
+    try:
+        wait_for_health(port, process, log)
+        status, created = post(port, "/api/games", {"player_name": "Ada", "height": 7,
+                                                    "width": 7, "seed": 1})
+        assert 200 <= status < 300, created
+        status, moved = post(port, f"/api/games/{created['game_id']}/advance", {},
+                             token=created["token"])
+        assert 200 <= status < 300, moved
+    finally:
+        stop(process)
+    strays = [Path(directory) / f"{name}{suffix}"
+              for directory in {config.REPO_ROOT, Path(server_dir() or config.REPO_ROOT)}
+              for suffix in ("", "-wal", "-shm")]
+    made = [stray for stray in strays if stray.exists()]
+    for stray in made:  # the bug's file in the checkout: gone again
+        stray.unlink()
+    assert count_games(here / name) == 1, log.read_text()
+    assert made == []
+
+
+def test_every_command_resolves_a_relative_path_in_its_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    run = make_run("sqlite:///data/rel.db")
+    assert run("highscores", "add", "Ada", "7").exit_code == 0
+    assert (tmp_path / "data" / "rel.db").is_file()
+    monkeypatch.chdir(tmp_path / "data")
+    assert AppContext("sqlite:///rel.db").url == f"sqlite:///{tmp_path / 'data' / 'rel.db'}"
+    assert "Ada" not in run("highscores", "list").stdout  # data/data/rel.db, a new file
+    assert "Ada" in make_run("sqlite:///rel.db")("highscores", "list").stdout
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    ("sqlite:///rel.db", "sqlite:////base/rel.db"),
+    ("sqlite:///sub/../rel.db?mode=rwc", "sqlite:////base/rel.db?mode=rwc"),
+    ("sqlite+pysqlite:///./rel.db", "sqlite+pysqlite:////base/rel.db"),
+    ("sqlite:////abs/x.db", "sqlite:////abs/x.db"),
+    ("sqlite://", "sqlite://"),
+    ("sqlite:///", "sqlite:///"),
+    ("sqlite:///:memory:", "sqlite:///:memory:"),
+    ("sqlite:///file:rel.db?uri=true", "sqlite:///file:rel.db?uri=true"),
+    ("postgresql://u:pw@host/db", "postgresql://u:pw@host/db"),
+    ("nonsense", "nonsense"),
+])
+def test_absolute_sqlite_url(url: str, expected: str) -> None:
+    assert absolute_sqlite_url(url, Path("/base")) == expected
+
+
+def test_a_directory_with_url_characters_stays_one_path() -> None:
+    from sqlalchemy.engine import make_url
+
+    url = absolute_sqlite_url("sqlite:///x.db?mode=ro", Path("/we?ird/100%"))
+    assert make_url(url).database == "/we?ird/100%/x.db"
+    assert dict(make_url(url).query) == {"mode": "ro"}
