@@ -270,7 +270,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="squares-bench-api-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'bench.db'}"
         migrate(url)
-        app = create_app({"DATABASE_URL": url})
+        app = create_app({"DATABASE_URL": url, "RATELIMIT_ENABLED": False})
         services: Services = app.extensions["squares"]
         t = time.perf_counter()
         game_id, version = finished_default_game(services)

@@ -7,7 +7,7 @@ environment). So every command works on a new, empty database. Only the ``db``
 commands manage the schema explicitly.
 
 The URL: a relative SQLite path (``sqlite:///rel.db``) is made absolute against the
-directory the command was started in (`absolute_sqlite_url`), so it names the same
+directory the command was started in (`config.absolute_sqlite_url`), so it names the same
 file for every command, also for the gunicorn workers of ``squares serve`` (which
 run in another directory). The URL is checked on first use (`check_url`): a
 malformed one or an unsupported scheme is a usage error (exit 2), a SQLite path
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from service import config
@@ -43,48 +43,6 @@ PG_CONNECT_TIMEOUT_SECONDS = 10
 gunicorn workers `squares serve` starts, which inherit its environment) give up after
 this many seconds unless ``PGCONNECT_TIMEOUT`` or the URL's ``connect_timeout`` says
 otherwise."""
-
-
-def _parse(url: str) -> URL | None:
-    try:
-        return make_url(config.sqlalchemy_url(url))
-    except (ArgumentError, ValueError):
-        return None
-
-
-def sqlite_file(url: str) -> str | None:
-    """The file path of a SQLite URL as SQLite sees it (None: not SQLite, in memory,
-    a ``file:`` URI, or no URL at all)."""
-    parsed = _parse(url)
-    if parsed is None or parsed.get_backend_name() != "sqlite":
-        return None
-    database = parsed.database
-    if not database or database == ":memory:" or database.startswith("file:"):
-        return None
-    return database
-
-
-def _escape_for_url(path: str) -> str:
-    # Only what would change the URL's meaning; `ensure_sqlite_dir` reads the raw path.
-    return path.replace("%", "%25").replace("?", "%3F")
-
-
-def absolute_sqlite_url(url: str, cwd: Path | None = None) -> str:
-    """`url` with a relative SQLite file path made absolute against `cwd` (default:
-    the current directory): ``sqlite:///rel.db`` -> ``sqlite:////<cwd>/rel.db``.
-
-    Absolute SQLite paths (``sqlite:////abs.db``), in-memory databases (``sqlite://``,
-    ``sqlite:///:memory:``), ``file:`` URIs, PostgreSQL and unparsable URLs come back
-    unchanged (the query string, if any, is kept)."""
-    database = sqlite_file(url)
-    if database is None or os.path.isabs(database):
-        return url
-    scheme, sep, rest = url.partition(":///")
-    if not sep:
-        return url
-    raw_path, question, query = rest.partition("?")
-    base = _escape_for_url(str(cwd if cwd is not None else Path.cwd()))
-    return f"{scheme}:///{os.path.normpath(os.path.join(base, raw_path))}{question}{query}"
 
 
 def check_url(url: str) -> None:
@@ -112,7 +70,7 @@ def check_url(url: str) -> None:
     except ImportError as exc:
         raise CliFailure(f"the database driver for {parsed.drivername} is not installed "
                          f"({exc})") from exc
-    database = sqlite_file(url)
+    database = config.sqlite_file(url)
     if database is not None:
         _check_sqlite_path(Path(database))
 
@@ -139,7 +97,7 @@ class AppContext:
 
     def __init__(self, url: str) -> None:
         self.given_url = url
-        self._url = absolute_sqlite_url(url)
+        self._url = config.absolute_sqlite_url(url)
         self._checked = False
         self.migrated = False
 
@@ -148,7 +106,7 @@ class AppContext:
         """The URL every command uses; `CliFailure` when it is not usable."""
         if not self._checked:
             check_url(self._url)
-            parsed = _parse(self._url)
+            parsed = config.parse_url(self._url)
             if parsed is not None and parsed.get_backend_name() == "postgresql":
                 os.environ.setdefault(PG_CONNECT_TIMEOUT_VAR, str(PG_CONNECT_TIMEOUT_SECONDS))
             self._checked = True
@@ -157,7 +115,7 @@ class AppContext:
     @property
     def sqlite_path(self) -> str | None:
         """The SQLite file (absolute), None for PostgreSQL or an in-memory database."""
-        return sqlite_file(self._url)
+        return config.sqlite_file(self._url)
 
     def migrate(self) -> None:
         if not self.migrated:

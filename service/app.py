@@ -6,7 +6,8 @@ from typing import Any
 
 from flask import Flask, jsonify
 
-from . import api, web
+from . import api, headers, limits, web
+from .api.errors import error_response
 from .config import database_url
 from .services import Services
 
@@ -30,8 +31,20 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     @app.get("/healthz")
     def healthz() -> Any:
+        """Liveness: the process answers (the database is not touched)."""
+        return jsonify(status="ok")
+
+    @app.get("/readyz")
+    def readyz() -> Any:
+        """Readiness: the database answers a query and its schema is at the newest
+        migration; 503 with the reason otherwise."""
+        problem = app.extensions["squares"].store.readiness_problem()
+        if problem is not None:
+            return error_response(503, "not_ready", problem)
         return jsonify(status="ok")
 
     api.init_app(app)
     app.register_blueprint(web.bp)
+    limits.init_app(app)
+    headers.init_app(app)
     return app

@@ -42,17 +42,27 @@ def api_page() -> str:
     return render_template("api_docs.html", spec=spec)
 
 
-def _document_healthz(app: Flask, api: Api) -> None:
-    """`/healthz` lives in `service.app` (outside the blueprint); the document names it too."""
-    rule = next((r for r in app.url_map.iter_rules() if r.rule == "/healthz"), None)
-    if rule is None:
-        return
-    api.spec.path(rule=rule, operations={"get": {
-        "summary": "Liveness: the process answers (the database is not touched).",
-        "tags": ["health"],
-        "responses": {"200": {"description": "OK", "content": {
-            "application/json": {"schema": HealthSchema}}}},
-    }})
+HEALTH_PATHS = {
+    "/healthz": ("Liveness: the process answers (the database is not touched).", {}),
+    "/readyz": ("Readiness: the database answers and its schema is the newest migration.",
+                {"503": {"description": "not_ready: the reason, in the error shape",
+                         "content": {"application/json": {"schema": ErrorSchema}}}}),
+}
+
+
+def _document_health(app: Flask, api: Api) -> None:
+    """`/healthz` and `/readyz` live in `service.app` (outside the blueprint); the
+    document names them too."""
+    for rule in app.url_map.iter_rules():
+        if rule.rule not in HEALTH_PATHS:
+            continue
+        summary, errors = HEALTH_PATHS[rule.rule]
+        api.spec.path(rule=rule, operations={"get": {
+            "summary": summary,
+            "tags": ["health"],
+            "responses": {"200": {"description": "OK", "content": {
+                "application/json": {"schema": HealthSchema}}}, **errors},
+        }})
 
 
 def init_app(app: Flask) -> None:
@@ -60,7 +70,7 @@ def init_app(app: Flask) -> None:
         app.config.setdefault(key, value)
     api = SquaresApi(app)
     api.register_blueprint(blp)
-    _document_healthz(app, api)
+    _document_health(app, api)
     app.extensions["squares_api"] = api
     app.register_blueprint(docs)
     errors.register(app)

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Response, current_app, jsonify, request
 from flask_smorest import Blueprint
 from webargs.flaskparser import FlaskParser
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from ..domain.render import render
 from ..errors import GameNotFound
@@ -72,6 +72,18 @@ def refuse_oversized_streams() -> None:
     data = request.get_data(cache=True)
     if len(data) >= limit and request.environ["wsgi.input"].read(1):
         raise RequestEntityTooLarge()
+
+
+@blp.before_request
+def refuse_bodies_that_are_not_json() -> None:
+    """415 for a write whose body is not JSON: form-encoded, ``text/plain`` or no
+    Content-Type at all. Every write takes a JSON body or none; a body the parser
+    would ignore must not let a move through (a stale ``expected_version`` unseen)."""
+    if request.method in ("GET", "HEAD", "OPTIONS") or request.is_json:
+        return
+    if request.get_data(cache=True):
+        raise UnsupportedMediaType("a request body must be JSON (Content-Type: "
+                                   "application/json), or empty")
 
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -187,9 +199,7 @@ def advance(body: dict[str, Any], game_id: str) -> Response:
 def computer_turn(game_id: str) -> Response:
     """Play the turn of the computer seat to move: computer-vs-computer games, or a
     vs-computer turn left unplayed (e.g. by a restart between the two writes)."""
-    services = _services()
-    services.check_token(_game_id(game_id), _token())
-    return _move_response(services.play_computer_turn(game_id))
+    return _move_response(_services().play_computer_turn(_game_id(game_id), _token()))
 
 
 @blp.route("/games/<game_id>/events", methods=["GET"])

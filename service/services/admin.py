@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from .. import security
 from ..domain.events import Event, EventFormatError
-from ..domain.rules import clean_name
+from ..domain.rules import RuleViolation, clean_name
 from ..domain.state import CorruptStream, fold
 from ..errors import GameExists, GameNotFound
 from ..store import HighScore, UnitOfWork, utcnow
@@ -18,11 +18,17 @@ from .results import Problem, Waiting
 from .streams import check_stream, parse_stream, stream_digest, to_jsonl
 from .verify import verify_game
 
+SCORE_LIMIT = 2**31  # the high_scores.score column is a 32-bit integer
+
 
 class AdminService(ServiceBase):
     # high scores -------------------------------------------------------------------
     def add_high_score(self, name: str, score: int, difficulty: str = "manual") -> HighScore:
         name = clean_name(name, "name")
+        if type(score) is not int or not -SCORE_LIMIT <= score < SCORE_LIMIT:
+            raise RuleViolation("invalid_score",
+                                f"a score is a whole number from {-SCORE_LIMIT} to "
+                                f"{SCORE_LIMIT - 1}", field="score")
         with self.store.unit_of_work() as uow:
             return uow.high_scores.add(name, int(score), difficulty)
 
@@ -43,7 +49,10 @@ class AdminService(ServiceBase):
 
     def prune_unfinished(self, older_than: timedelta) -> int:
         """Delete active games whose last event is older than `older_than`."""
-        cutoff = utcnow() - older_than
+        try:
+            cutoff = utcnow() - older_than
+        except OverflowError:  # older than the calendar: no game is
+            return 0
         with self.store.unit_of_work() as uow:
             ids = uow.games.idle_since(cutoff)
             for game_id in ids:

@@ -11,6 +11,7 @@ from ..domain.players import play_turn
 from ..domain.state import GameState, apply_all
 from ..errors import TokenInvalid, TokenMissing, VersionConflict
 from ..store import EventStore, StoredGame, make_engine
+from .hints import HintCache
 from .results import MoveResult
 
 
@@ -27,6 +28,7 @@ def computer_owes_a_turn(state: GameState) -> bool:
 class ServiceBase:
     def __init__(self, store: EventStore) -> None:
         self.store = store
+        self._hints = HintCache()
 
     @classmethod
     def from_url(cls, url: str | None = None) -> Self:

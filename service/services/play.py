@@ -13,6 +13,7 @@ writes, the next command or read of the game plays the computer's turn
 
 from __future__ import annotations
 
+import enum
 import secrets
 import uuid
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from ..domain.state import apply_all, fold
 from ..errors import NotComputerTurn, VersionConflict
 from ..store import StoredEvent
 from .base import ServiceBase, computer_owes_a_turn, is_computer_turn
+from .hints import HintCache
 from .results import CreatedGame, MoveResult
 
 # How often a move decided without an expected version is re-decided after another
@@ -31,7 +33,17 @@ from .results import CreatedGame, MoveResult
 RETRIES = 3
 
 
+class Trusted(enum.Enum):
+    """A caller that needs no token: it has the database anyway (the admin CLI)."""
+
+    CALLER = "trusted"
+
+
+TRUSTED = Trusted.CALLER
+
+
 class PlayService(ServiceBase):
+    _hints: HintCache
     def create_game(self, *, player_name: str, difficulty: str = "moderate",
                     mode: str = "vs_computer", seed: int | None = None,
                     height: int = 19, width: int = 33, second_name: str | None = None,
@@ -95,10 +107,15 @@ class PlayService(ServiceBase):
             return MoveResult(game_id, owed + stored, after.copy())
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def play_computer_turn(self, game_id: str) -> MoveResult:
-        """Play the whole turn of the computer seat to move (either seat)."""
+    def play_computer_turn(self, game_id: str, token: str | None | Trusted = TRUSTED
+                           ) -> MoveResult:
+        """Play the whole turn of the computer seat to move (either seat). Callers on
+        behalf of a player (the API) pass the `token` they were given, checked against
+        the game's; callers that own the database (the CLI) pass none."""
         for _ in range(RETRIES):
-            _, state = self._load(game_id)
+            game, state = self._load(game_id)
+            if token is not TRUSTED:
+                self._check_token(game, token)
             if not is_computer_turn(state):
                 raise NotComputerTurn(
                     "the game is over" if state.over else "a human is to move",
@@ -117,10 +134,12 @@ class PlayService(ServiceBase):
         self._check_token(game, token)
 
     def hint(self, game_id: str) -> Command:
+        """The AI's move for the seat to move; computed once per (game, version)."""
         _, state = self._load_settled(game_id)
         if state.over:
             raise RuleViolation("game_over", "the game is over")
-        return ai.hint(state)
+        return self._hints.get_or_compute((game_id, state.version),
+                                          lambda: ai.hint(state))
 
 
 def _check_expected(game_id: str, version: int, expected_version: int | None) -> None:

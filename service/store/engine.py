@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection
 from .. import config
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+PG_CONNECT_TIMEOUT_S = 10
 
 
 def _json_dumps(value: Any) -> str:
@@ -39,14 +40,17 @@ def sqlite_synchronous() -> str:
 
 
 def make_engine(url: str | None = None) -> Engine:
-    """An engine for `url` (default `config.database_url()`), SQLite pragmas set."""
-    url = config.sqlalchemy_url(url or config.database_url())
+    """An engine for `url` (default `config.database_url()`), SQLite pragmas set; a
+    relative SQLite path is taken from the current directory."""
+    url = config.sqlalchemy_url(config.absolute_sqlite_url(url or config.database_url()))
     if url.startswith("sqlite"):
         config.ensure_sqlite_dir(url)
         engine = create_engine(url, json_serializer=_json_dumps)
         _configure_sqlite(engine)
         return engine
-    return create_engine(url, json_serializer=_json_dumps, pool_pre_ping=True)
+    # libpq waits for a server that accepts and never answers without limit.
+    return create_engine(url, json_serializer=_json_dumps, pool_pre_ping=True,
+                         connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S})
 
 
 def write_engine(engine: Engine) -> Engine:

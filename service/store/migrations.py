@@ -9,6 +9,7 @@ declaration against what the downgrade really removes).
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,7 @@ from alembic.config import Config as AlembicConfig
 from alembic.runtime.migration import MigrationContext
 from alembic.script import Script, ScriptDirectory
 from sqlalchemy import column, func, inspect, select, table
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Connection, make_url
 
 from .. import config
 from .engine import make_engine
@@ -33,6 +34,20 @@ def alembic_config(url: str) -> AlembicConfig:
 
 def script_directory() -> ScriptDirectory:
     return ScriptDirectory(str(config.MIGRATIONS_DIR))
+
+
+@functools.cache
+def head_revisions() -> tuple[str, ...]:
+    return tuple(script_directory().get_heads())
+
+
+def schema_problem(conn: Connection) -> str | None:
+    """Why the schema `conn` sees is not the newest one, or None."""
+    current = tuple(MigrationContext.configure(conn).get_current_heads())
+    if set(current) != set(head_revisions()):
+        have = ", ".join(current) or "none"
+        return f"the schema is at revision {have}, not {', '.join(head_revisions())}"
+    return None
 
 
 def migrate(url: str | None = None, revision: str = "head") -> None:

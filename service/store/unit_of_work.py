@@ -21,6 +21,7 @@ from contextlib import contextmanager
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..domain.events import Event
 from ..domain.state import CorruptStream, GameState, apply_all, fold
@@ -29,6 +30,7 @@ from .engine import make_engine, write_engine
 from .events import EventRepository, SequenceTaken, StoredEvent
 from .games import GameRepository, StoredGame, finished_at, summary_of
 from .high_scores import HighScoreRepository
+from .migrations import schema_problem
 from .queries import Queries
 from .schema import summary_values, utcnow
 from .snapshots import SNAPSHOT_CAPACITY, PendingSnapshots, SnapshotCache
@@ -49,7 +51,8 @@ class UnitOfWork:
     def state(self, game_id: str, at: int | None = None) -> tuple[StoredGame, GameState]:
         """The game's row and its state after event `at` (default: the current
         version): the newest snapshot at or before it plus the events since.
-        The state is the caller's own copy."""
+        The state is the caller's own copy. Only current states are cached: replay
+        steps of the past would push the live games' states out of the LRU."""
         game = self.games.get(game_id)
         target = game.summary.version if at is None else at
         snapshot = self.snapshots.latest(game_id, target)
@@ -62,8 +65,10 @@ class UnitOfWork:
                                 "are not all stored")
         events = [s.event for s in stored]
         state = apply_all(snapshot, events) if snapshot is not None else fold(events)
-        self.snapshots.put(game_id, state)
-        return game, state.copy()
+        if target == game.summary.version:
+            self.snapshots.put(game_id, state)
+            return game, state.copy()
+        return game, state
 
     # writing ------------------------------------------------------------------
     def add_game(self, game_id: str, events: Sequence[Event], state: GameState, *,
@@ -151,6 +156,16 @@ class EventStore:
             return
         with (self._write_engine if write else self.engine).connect() as conn:
             yield conn
+
+    def readiness_problem(self) -> str | None:
+        """Why this store cannot serve now (the database does not answer, or its
+        schema is not the newest), or None."""
+        try:
+            with self.engine.connect() as conn:
+                return schema_problem(conn)
+        except SQLAlchemyError as exc:
+            detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+            return f"the database does not answer: {detail[0] if detail else type(exc).__name__}"
 
     def current_version(self, game_id: str) -> int | None:
         with self.unit_of_work(write=False) as uow:

@@ -21,6 +21,7 @@ bp = Blueprint("web", __name__, template_folder="templates", static_folder="stat
 
 GAMES_PER_PAGE = 20
 HIGH_SCORES_SHOWN = 100
+MAX_PAGE = (2**31 - 1) // GAMES_PER_PAGE  # the offset stays a 32-bit integer
 
 
 def _services() -> Services:
@@ -35,7 +36,9 @@ def play() -> str:
 
 @bp.get("/games")
 def games() -> str:
-    page = max(1, request.args.get("page", 1, type=int) or 1)
+    page = request.args.get("page", 1, type=int)
+    if not 1 <= page <= MAX_PAGE:
+        abort(400, description=f"page must be a number from 1 to {MAX_PAGE}")
     player = (request.args.get("player") or "").strip() or None
     rows, total = _services().list_games(
         player=player, limit=GAMES_PER_PAGE, offset=(page - 1) * GAMES_PER_PAGE

@@ -16,7 +16,7 @@ GAME = r"/api/games/[^/]+"
 
 # (method, path pattern) -> the schema of its 2xx JSON answers
 RESPONSE_SCHEMAS: list[tuple[str, re.Pattern[str], type[Schema]]] = [
-    ("GET", re.compile(r"^/healthz$"), s.HealthSchema),
+    ("GET", re.compile(r"^/(healthz|readyz)$"), s.HealthSchema),
     ("POST", re.compile(r"^/api/games$"), s.CreatedSchema),
     ("GET", re.compile(r"^/api/games$"), s.GameListSchema),
     ("GET", re.compile(rf"^{GAME}$"), s.GameSchema),

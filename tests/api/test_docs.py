@@ -9,6 +9,7 @@ from .helpers import CheckedClient
 
 PATHS = {
     "/healthz": {"get"},
+    "/readyz": {"get"},
     "/api/games": {"get", "post"},
     "/api/games/{game_id}": {"get"},
     "/api/games/{game_id}/lines": {"post"},

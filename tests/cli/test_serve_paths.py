@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from cli.context import AppContext, absolute_sqlite_url
+from cli.context import AppContext
 from cli.serve import server_dir
 from service import config
+from service.config import absolute_sqlite_url
 from tests.cli.conftest import SQUARES, make_run
 from tests.cli.test_serve import free_port, stop, wait_for_health
 

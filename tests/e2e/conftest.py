@@ -71,6 +71,9 @@ def live_server(tmp_path_factory: pytest.TempPathFactory,
     url = copy_sqlite(sqlite_template, tmp_path_factory.mktemp("e2e-db") / "squares.db")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("DATABASE_URL", url)
+        # One session-wide server that every page test shares: no rate limits here
+        # (tests/api/test_public_surface.py checks them).
+        mp.setenv("SQUARES_RATELIMIT_ENABLED", "0")
         app = make_app(url)
         server: BaseWSGIServer = make_server(
             "127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler
@@ -103,8 +106,11 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    # Playwright's wait_for_function evaluates its check with eval(), which the
+    # pages' Content-Security-Policy forbids; tests/e2e/test_csp.py enforces it.
     context = browser.new_context(
-        viewport={"width": 1280, "height": 820}, base_url=live_server.base_url
+        viewport={"width": 1280, "height": 820}, base_url=live_server.base_url,
+        bypass_csp=True,
     )
     context.set_default_timeout(20_000)
     pg = context.new_page()

@@ -272,7 +272,7 @@ CASES: list[tuple[str, Case, int, str]] = [
     ("utf8-bom", post_line(raw=b'\xef\xbb\xbf{"x": 1, "y": 0}'), 400, "malformed_json"),
     ("text-plain-body",
      post_line(raw=b'{"x": 1, "y": 0}', headers={"Content-Type": "text/plain"}),
-     400, "invalid_request"),
+     415, "unsupported_media_type"),
     ("unknown-field", post_line(legal_with(evil=1)), 400, "invalid_request"),
     ("nan-coordinate", post_line(raw=b'{"x": NaN, "y": 0, "expected_version": 1}'),
      400, "invalid_request"),
@@ -280,7 +280,7 @@ CASES: list[tuple[str, Case, int, str]] = [
      400, "invalid_request"),
     ("form-encoded", post_line(raw=b"x=1&y=0&expected_version=1",
                                headers={"Content-Type": "application/x-www-form-urlencoded"}),
-     400, "invalid_request"),
+     415, "unsupported_media_type"),
     # wrong types, each around a line the game would accept
     ("x-as-string", post_line(legal_with(x=lambda v: str(v["x"]))), 400, "invalid_request"),
     ("x-as-float", post_line(legal_with(x=lambda v: v["x"] + 0.5)), 400, "invalid_request"),

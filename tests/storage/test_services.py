@@ -288,3 +288,16 @@ def test_hint_is_a_legal_command_for_the_seat_to_move(services: Services) -> Non
     hint = services.hint(game.game_id)
     assert isinstance(hint, PlaceLine | Advance) and hint.seat == game.state.turn
     _play(services, game.game_id, game.token, hint)
+
+
+def test_admin_inputs_out_of_range_are_refused_not_crashed(services: Services) -> None:
+    from datetime import timedelta
+
+    from service.domain.rules import RuleViolation
+
+    for score in (2**31, -(2**31) - 1, 10**20, True):
+        with pytest.raises(RuleViolation) as caught:
+            services.add_high_score("Ada", score)  # type: ignore[arg-type]
+        assert caught.value.code == "invalid_score"
+    assert services.add_high_score("Ada", 2**31 - 1).score == 2**31 - 1
+    assert services.prune_unfinished(timedelta(days=999_999_999)) == 0  # past year 1

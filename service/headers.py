@@ -1,0 +1,73 @@
+"""Security headers on every response: pages, API answers, errors and static files.
+
+A few lines of our own (an ``after_request`` hook) rather than a library such as
+flask-talisman: the policy is fixed (no per-view nonces are needed, because the
+pages have no inline scripts or styles at all), and talisman's defaults would have
+to be switched off one by one: it redirects to HTTPS and sets HSTS (the service
+runs on plain HTTP behind whatever terminates TLS, and on loopback in tests) and
+marks the session cookie secure. One more dependency for four constant headers is
+not worth it.
+
+Flask runs ``after_request`` functions for every response it finalizes: views,
+``send_static_file``, and the answers of error handlers (404, 405, 413, the API's
+JSON errors, and 500s from the catch-all handler in `service.api.errors`).
+``setdefault`` leaves a header alone if a view ever sets a stricter one itself.
+
+The policy (``CONTENT_SECURITY_POLICY``):
+
+* ``default-src 'self'``, ``script-src 'self'``, ``style-src 'self'``: only files the
+  app serves (``/assets/...``); no inline ``<script>``, ``<style>``, ``style=``,
+  event handler attributes or ``javascript:`` URLs, no ``eval``. Setting styles
+  through the CSSOM (``element.style.maxWidth = ...``, as board.js does) is not
+  affected. The replay page's ``<script type="application/json">`` is a data
+  block, never executed, so it needs no exception (see replay.html).
+* ``img-src 'self' data:``: the pages' ``<link rel="icon" href="data:,">``.
+* ``connect-src 'self'``: the pages' ``fetch`` calls go to ``/api`` only.
+* ``object-src 'none'``, ``base-uri 'none'``, ``form-action 'self'``.
+* ``frame-ancestors 'none'`` (with ``X-Frame-Options: DENY`` for browsers that
+  predate it): the play page holds a game token in localStorage and acts on
+  clicks, so no other site may frame it (clickjacking).
+
+``Referrer-Policy: same-origin``: nothing about our URLs reaches other sites,
+while requests within the site keep their ``Referer`` and, unlike under
+``no-referrer`` (which makes a same-origin ``fetch`` POST send ``Origin: null``),
+a meaningful ``Origin``, which logs and any origin check can use.
+``X-Content-Type-Options: nosniff``: the JSON, the board text and the assets are
+only ever what their ``Content-Type`` says.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response
+
+CSP_DIRECTIVES: dict[str, str] = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self' data:",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
+
+CONTENT_SECURITY_POLICY = "; ".join(f"{name} {value}" for name, value in CSP_DIRECTIVES.items())
+
+SECURITY_HEADERS: dict[str, str] = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+}
+
+
+def add_security_headers(response: Response) -> Response:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Register the hook; call once, in the app factory."""
+    app.after_request(add_security_headers)

@@ -1,0 +1,124 @@
+"""The public surface under abuse: rate limits, readiness, bounded page numbers and
+cached hints (strict bodies: tests/api/test_bad_requests.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from service.app import create_app
+from service.domain import ai
+from service.services import Services
+from service.store import downgrade
+from tests.conftest import close_app
+
+from .helpers import CheckedClient, assert_error, bearer, create_game
+
+
+def _app(url: str, **config: Any) -> Flask:
+    app = create_app({"TESTING": True, "DATABASE_URL": url, **config})
+    app.test_client_class = CheckedClient
+    return app
+
+
+@pytest.fixture
+def limited(sqlite_database_url: str) -> Iterator[Flask]:
+    app = _app(sqlite_database_url, SQUARES_LIMIT_CREATE="2 per minute",
+               SQUARES_LIMIT_HINT="3 per minute", SQUARES_LIMIT_MOVE="3 per minute")
+    yield app
+    close_app(app)
+
+
+def test_game_creation_is_rate_limited_per_address(limited: Flask) -> None:
+    client = limited.test_client()
+    for _ in range(2):
+        create_game(client, height=7, width=7)
+    refused = client.post("/api/games", json={"player_name": "Ada"})
+    assert_error(refused, 429, "rate_limited")
+    assert int(refused.headers["Retry-After"]) > 0
+    assert refused.headers["X-RateLimit-Limit"] == "2"
+    other = client.post("/api/games", json={"player_name": "Ada"},
+                        environ_base={"REMOTE_ADDR": "10.9.8.7"})
+    assert other.status_code == 201  # another address has its own count
+    assert limited.extensions["squares"].list_games()[1] == 3  # nothing written by the 429
+
+
+def test_moves_share_one_limit_and_hints_have_their_own(limited: Flask) -> None:
+    client = limited.test_client()
+    game = create_game(client, height=7, width=7, seed=3)
+    url, auth = f"/api/games/{game['game_id']}", bearer(game["token"])
+    for _ in range(3):
+        assert client.get(f"{url}/hint").status_code == 200
+    assert_error(client.get(f"{url}/hint"), 429, "rate_limited")
+    assert client.post(f"{url}/advance", json={}, headers=auth).status_code == 200
+    state = client.get(url).get_json()["state"]
+    x, y = state["legal"]["lines"][0]
+    assert client.post(f"{url}/lines", json={"x": x, "y": y}, headers=auth).status_code == 200
+    assert client.post(f"{url}/advance", json={}, headers=auth).status_code == 200
+    before = client.get(url).get_json()["state"]["version"]
+    assert_error(client.post(f"{url}/advance", json={}, headers=auth), 429, "rate_limited")
+    assert client.get(url).get_json()["state"]["version"] == before  # reads are not limited
+
+
+def test_limits_can_be_switched_off(sqlite_database_url: str) -> None:
+    app = _app(sqlite_database_url, SQUARES_LIMIT_CREATE="1 per minute",
+               RATELIMIT_ENABLED=False)
+    try:
+        client = app.test_client()
+        for _ in range(3):
+            create_game(client, height=7, width=7)
+    finally:
+        close_app(app)
+
+
+def test_readyz_checks_the_database_and_its_schema(client: CheckedClient,
+                                                   sqlite_database_url: str) -> None:
+    assert client.get("/readyz").get_json() == {"status": "ok"}
+    assert client.get("/healthz").get_json() == {"status": "ok"}
+    downgrade(sqlite_database_url, "0002")
+    response = client.get("/readyz")
+    details = assert_error(response, 503, "not_ready")
+    assert details == {}
+    assert "not 0003" in response.get_json()["error"]["message"]
+    assert client.get("/healthz").status_code == 200  # liveness says nothing of the database
+
+
+def test_readyz_when_the_database_does_not_answer() -> None:
+    app = _app("postgresql://nobody@127.0.0.1:1/nothing")
+    try:
+        response = app.test_client().get("/readyz")
+        assert_error(response, 503, "not_ready")
+        assert "does not answer" in response.get_json()["error"]["message"]
+    finally:
+        close_app(app)
+
+
+@pytest.mark.parametrize("page", ["0", "-3", "999999999999999999999", "107374183"])
+def test_games_page_numbers_out_of_range_are_400(client: CheckedClient, page: str) -> None:
+    response = client.get(f"/games?page={page}", headers={"Accept": "text/html"})
+    assert response.status_code == 400
+    assert b"page must be a number from 1 to" in response.data
+
+
+def test_a_hint_is_computed_once_per_version(client: CheckedClient, services: Services,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    game = create_game(client, height=9, width=11, seed=4)
+    calls: list[int] = []
+    real = ai.hint
+
+    def counted(state: Any) -> Any:
+        calls.append(state.version)
+        return real(state)
+
+    monkeypatch.setattr(ai, "hint", counted)
+    url = f"/api/games/{game['game_id']}/hint"
+    first = client.get(url).get_json()
+    assert client.get(url).get_json() == first
+    assert calls == [1]
+    client.post(f"/api/games/{game['game_id']}/advance", json={},
+                headers=bearer(game["token"]))
+    client.get(url)
+    assert calls == [1, 2]
