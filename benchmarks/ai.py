@@ -1,16 +1,18 @@
-"""Computer player speed (issue 4): time whole computer turns on seeded positions.
+"""Computer player speed (issues 4 and 16): time whole computer turns.
 
 Positions are the states at the start of a computer stage 1 in seeded
-computer-vs-computer games (moderate vs moderate, default 19 x 33 field). For
-each level it prints the median and max time of a whole turn (`play_turn`:
-explanation, stage 1, stage 2, random pieces), the random walks simulated per
-second of stage-1 search (expert: lines drawn by its exhaustive search per
-second) and, at the
-end, the peak memory of the process. Targets on the 2-core dev machine: hard
-median < 150 ms and max < 1 s, expert median < 300 ms, peak memory < 150 MB.
-Figures only; nothing here asserts a timing.
+computer-vs-computer games (moderate vs moderate), on the default 19 x 33 field
+and on the largest, 41 x 81; then the crafted worst positions of
+`service.domain.ai.worst` (long corridors, dominoes, boxes with three sides,
+dense fields) on both sizes. For each level it prints the median and max CPU
+time of a whole turn (`play_turn`: explanation, stage 1, stage 2, random
+pieces) and of its slowest single decision (stage-1 plan or stage-2 line),
+the random walks simulated per second of stage-1 search (expert: lines drawn
+by its exhaustive search per second) and, at the end, the peak memory.
+Budget (issue 16): no decision over 250 ms; expert turn on 19 x 33 median
+<= 50 ms, max <= 250 ms. Figures only; nothing here asserts a timing.
 
-    .venv/bin/python benchmarks/ai.py [--positions 200] [--levels easy,hard]
+    .venv/bin/python benchmarks/ai.py [--positions 200] [--levels easy,hard] [--sizes 19x33]
 """
 
 from __future__ import annotations
@@ -24,18 +26,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from service.domain.ai import strategy_for  # noqa: E402
+from service.domain.ai import strategy_for, worst  # noqa: E402
 from service.domain.players import play_turn  # noqa: E402
-from service.domain.rules import LEVELS, NewGame, start_game  # noqa: E402
+from service.domain.rules import LEVELS, Advance, NewGame, decide, start_game  # noqa: E402
 from service.domain.state import GameState, apply_all, fold  # noqa: E402
 
 
-def positions(count: int) -> list[GameState]:
+def positions(count: int, height: int, width: int) -> list[GameState]:
     found: list[GameState] = []
     seed = 0
     while len(found) < count:
         command = NewGame(seed=seed, player_name="bench", difficulty="moderate",
-                          mode="computer_vs_computer")
+                          mode="computer_vs_computer", height=height, width=width)
         state = fold(start_game(command))
         while not state.over and len(found) < count:
             found.append(state)
@@ -44,40 +46,80 @@ def positions(count: int) -> list[GameState]:
     return found
 
 
+def crafted() -> list[tuple[str, GameState]]:
+    return [(f"{kind} {h}x{w}", worst.position(kind, h, w, seed))
+            for kind in worst.KINDS for h, w in ((19, 33), (41, 81)) for seed in (0, 1)]
+
+
+def decisions(state: GameState, level: str) -> float:
+    """CPU seconds of the slower of the two decisions (stage 1 plan, stage 2 line)."""
+    strategy = strategy_for(level)
+    t0 = time.thread_time()
+    strategy.stage1(state)
+    first = time.thread_time() - t0
+    after = apply_all(state, decide(state, Advance(state.turn)))
+    if after.over or after.stage != 2:
+        return first
+    t0 = time.thread_time()
+    strategy.stage2(after)
+    return max(first, time.thread_time() - t0)
+
+
+def measure(states: list[GameState], levels: list[str]) -> None:
+    print(f"{'level':<9} {'turn median ms':>15} {'turn max ms':>12} {'decision max ms':>16} "
+          f"{'walks/s':>9} {'dfs lines/s':>12}")
+    for level in levels:
+        times: list[float] = []
+        worst_decision = 0.0
+        for state in states:
+            strategy = strategy_for(level)
+            t0 = time.thread_time()
+            play_turn(state, strategy)
+            times.append(time.thread_time() - t0)
+            worst_decision = max(worst_decision, decisions(state, level))
+        # The rates count the stage-1 search only (no stage 2, no rules engine).
+        walks = nodes = 0
+        searching = 0.0
+        for state in states:
+            strategy = strategy_for(level)
+            t0 = time.thread_time()
+            strategy.stage1(state)
+            searching += time.thread_time() - t0
+            walks += strategy.stats.walks
+            nodes += strategy.stats.nodes
+        searching = max(searching, 1e-9)
+        print(f"{level:<9} {statistics.median(times) * 1e3:>15.1f} {max(times) * 1e3:>12.1f} "
+              f"{worst_decision * 1e3:>16.1f} {walks / searching:>9.0f} "
+              f"{nodes / searching:>12.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--levels", default=",".join(LEVELS))
+    parser.add_argument("--sizes", default="19x33,41x81")
+    parser.add_argument("--no-crafted", action="store_true")
     args = parser.parse_args()
+    levels = args.levels.split(",")
 
-    started = time.perf_counter()
-    states = positions(args.positions)
-    print(f"{len(states)} positions (start of a computer stage 1) in "
-          f"{time.perf_counter() - started:.1f} s")
-    print(f"{'level':<9} {'median ms':>10} {'max ms':>8} {'total s':>8} "
-          f"{'A1 trials':>10} {'walks run':>10} {'walks/s':>9} {'dfs lines/s':>12}")
-    for level in args.levels.split(","):
-        times: list[float] = []
-        for state in states:
-            strategy = strategy_for(level)
-            t0 = time.perf_counter()
-            play_turn(state, strategy)
-            times.append(time.perf_counter() - t0)
-        # The rates count the stage-1 search only (no stage 2, no rules engine).
-        walks = nodes = trials = 0
-        searching = 0.0
-        for state in states:
-            strategy = strategy_for(level)
-            t0 = time.perf_counter()
-            trials += strategy.stage1(state).trials
-            searching += time.perf_counter() - t0
-            walks += strategy.stats.walks
-            nodes += strategy.stats.nodes
-        print(f"{level:<9} {statistics.median(times) * 1e3:>10.1f} {max(times) * 1e3:>8.1f} "
-              f"{sum(times):>8.2f} {trials:>10} {walks:>10} {walks / searching:>9.0f} "
-              f"{nodes / searching:>12.0f}")
+    for size in args.sizes.split(","):
+        height, width = map(int, size.split("x"))
+        started = time.perf_counter()
+        states = positions(args.positions, height, width)
+        print(f"\n{len(states)} positions on {height} x {width} (start of a computer stage 1) "
+              f"in {time.perf_counter() - started:.1f} s")
+        measure(states, levels)
+    if not args.no_crafted:
+        cases = crafted()
+        print(f"\ncrafted worst positions ({len(cases)}): "
+              + ", ".join(dict.fromkeys(name for name, _ in cases)))
+        measure([state for _, state in cases], levels)
+        print("slowest decision per crafted position (ms):")
+        for name, state in cases:
+            cells = "  ".join(f"{level} {decisions(state, level) * 1e3:6.1f}" for level in levels)
+            print(f"  {name:<22} {cells}")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak memory (ru_maxrss): {peak_mb:.1f} MB")
+    print(f"\npeak memory (ru_maxrss): {peak_mb:.1f} MB")
 
 
 if __name__ == "__main__":

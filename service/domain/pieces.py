@@ -33,15 +33,24 @@ def piece_dots(lines: tuple[Point, ...]) -> set[Point]:
     return {dot for x, y in lines for dot in line_dots(x, y)}
 
 
+_TOUCHING: dict[tuple[Point, ...], tuple[Point, ...]] = {}
+
+
+def _touching(lines: tuple[Point, ...]) -> tuple[Point, ...]:
+    """The box slots that could be added to `lines` (in BOX_SLOTS order; cached)."""
+    found = _TOUCHING.get(lines)
+    if found is None:
+        dots = piece_dots(lines)
+        found = tuple(s for s in BOX_SLOTS if s not in lines and dots.intersection(line_dots(*s)))
+        _TOUCHING[lines] = found
+    return found
+
+
 def generate_shape(size: int, rng: random.Random) -> tuple[Point, ...]:
     """A connected piece of `size` lines in the 5 × 5 box, not yet shifted."""
-    lines = [rng.choice(BOX_SLOTS)]
+    lines: tuple[Point, ...] = (rng.choice(BOX_SLOTS),)
     while len(lines) < size:
-        dots = piece_dots(tuple(lines))
-        touching = [
-            s for s in BOX_SLOTS if s not in lines and dots.intersection(line_dots(*s))
-        ]
-        lines.append(rng.choice(touching))
+        lines += (rng.choice(_touching(lines)),)
     return tuple(sorted(lines, key=lambda p: (p[1], p[0])))
 
 
@@ -71,6 +80,23 @@ def place_piece(
         if all(0 <= x < width and 0 <= y < height and is_empty(x, y) for x, y in placed):
             return placed, tries
     return (), MAX_TRIES
+
+
+def draw_piece(
+    size: int,
+    height: int,
+    width: int,
+    is_empty: Callable[[int, int], bool],
+    rng: random.Random,
+) -> tuple[tuple[Point, ...], tuple[Point, ...], int]:
+    """RULES T4 for one piece: (its shape, its lines on the field, tries used).
+
+    The one piece generator: the rules insert the stage-3 pieces with it, and the
+    computer player samples the pieces it expects with it.
+    """
+    shape = shift_upper_left(generate_shape(size, rng))
+    lines, tries = place_piece(shape, height, width, is_empty, rng)
+    return shape, lines, tries
 
 
 def piece_problem(

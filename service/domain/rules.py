@@ -292,9 +292,8 @@ def _insert_pieces(batch: _Batch, seat: int) -> None:
     rng = game_rng(batch.state.game.seed, batch.state.version, "pieces")
     for size in pieces.PIECE_SIZES:
         state = batch.state
-        shape = pieces.shift_upper_left(pieces.generate_shape(size, rng))
-        lines, tries = pieces.place_piece(
-            shape,
+        shape, lines, tries = pieces.draw_piece(
+            size,
             state.height,
             state.width,
             lambda x, y, s=state: s.lines[y * s.width + x] == EMPTY,

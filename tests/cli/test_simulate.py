@@ -18,11 +18,53 @@ def test_simulate_in_memory_prints_the_results_table(run: Run, services: Service
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["seat", "level", "wins", "draws", "losses", "avg", "score",
                                 "avg", "squares"]
-    assert lines[2].split()[:2] == ["1", "easy"]
-    assert lines[3].split()[:2] == ["2", "moderate"]
-    assert lines[4].startswith("2 games on 7 x 9 in ") and "per game" in lines[4]
+    assert lines[2].split()[:2] == ["1", "easy/moderate"]
+    assert lines[3].split()[:2] == ["2", "easy/moderate"]
+    assert lines[4].startswith("4 games on 7 x 9 in ") and "per game" in lines[4]
+    assert lines[4].endswith("each seed twice with the seats swapped")
+    assert lines[6].split() == ["level", "games", "wins", "draws", "losses", "win", "rate",
+                                "95%", "CI", "avg", "margin"]
+    assert [row.split()[0] for row in lines[8:10]] == ["easy", "moderate"]
+    assert lines[10].startswith("seat 1 advantage: seat 1 won ")
     assert "simulating" in result.stderr  # the progress bar
     assert services.list_games()[1] == 0  # nothing stored
+
+
+def test_simulate_swaps_seats_and_reports_levels_with_intervals(run: Run) -> None:
+    args = ("simulate", "--games", "3", "--seat1", "easy", "--seat2", "hard", "--seed", "8",
+            *SMALL, "--json")
+    data = json.loads(run(*args).stdout)
+    assert data["swapped"] is True
+    games = data["games"]
+    assert [(g["seed"], g["levels"]) for g in games] == [
+        (seed, levels) for seed in (8, 9, 10) for levels in (["easy", "hard"], ["hard", "easy"])]
+    easy, hard = data["levels"]
+    assert (easy["level"], hard["level"]) == ("easy", "hard")
+    assert easy["games"] == hard["games"] == 6
+    assert easy["wins"] == hard["losses"] and easy["draws"] == hard["draws"]
+    assert easy["average_margin"] == -hard["average_margin"]
+    for level in (easy, hard):
+        assert 0 <= level["ci_low"] <= level["win_rate"] <= level["ci_high"] <= 1
+    margin = sum((g["scores"][0] - g["scores"][1]) * (1 if g["levels"][0] == "hard" else -1)
+                 for g in games) / 6
+    assert hard["average_margin"] == round(margin, 2)
+    advantage = data["seat1_advantage"]
+    assert advantage["games"] == 6
+    assert advantage["seat1_wins"] == sum(g["winner"] == 1 for g in games)
+    # --jobs: the same games on two processes; --no-swap: each seed once
+    parallel = json.loads(run(*args, "--jobs", "2").stdout)
+    assert [g["scores"] for g in parallel["games"]] == [g["scores"] for g in games]
+    once = json.loads(run(*args, "--no-swap").stdout)
+    assert once["swapped"] is False and [g["seed"] for g in once["games"]] == [8, 9, 10]
+
+
+def test_wilson_interval() -> None:
+    from cli.simulate import wilson
+
+    low, high = wilson(130, 200)
+    assert (round(low, 3), round(high, 3)) == (0.582, 0.713)
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert wilson(10, 10)[1] == 1.0
 
 
 def test_simulate_json_adds_up_and_is_reproducible(run: Run) -> None:
@@ -48,7 +90,8 @@ def test_simulate_store_keeps_ordinary_games(run: Run, services: Services) -> No
         summary = services.get_summary(game["game_id"])
         assert summary.mode == "computer_vs_computer" and summary.status == "finished"
         assert list(summary.scores) == game["scores"]
-    assert run("verify", "--all").stdout == "ok: 2 games verified\n"
+    assert len(ids) == 4  # each seed with the seats swapped
+    assert run("verify", "--all").stdout == "ok: 4 games verified\n"
     # RULES M3: no high scores from computer games
     assert all(h.game_id is None for h in services.high_scores(100))
 
@@ -69,3 +112,5 @@ def test_simulate_refuses_bad_input(run: Run) -> None:
     assert result.exit_code == 2
     result = run("simulate", "--games", "1", "--height", "6", "--width", "9")
     assert result.exit_code == 1 and "invalid_field_size" in result.stderr
+    result = run("simulate", "--games", "1", "--store", "--jobs", "2")
+    assert result.exit_code == 2 and "--jobs" in result.stderr

@@ -82,9 +82,10 @@ def test_match_set_expert_hard_moderate_easy():
         assert better >= worse, (strong, weak)
         assert means[strong] >= means[weak] - 0.01, (strong, weak)
     # More walks find longer chains at forks: a difference no single game makes.
+    # (RULES A1 walks fork only at the box they aimed at, so forks are rare.)
     wins = [state.game.seed for state, h, e
             in zip(positions, points["hard"], points["easy"], strict=True) if h > e]
-    assert len(wins) >= 5 and len(set(wins)) >= 3, wins
+    assert len(wins) >= 4 and len(set(wins)) >= 3, wins
     assert means["hard"] - means["easy"] >= 0.04
 
 

@@ -38,8 +38,13 @@ def test_random_walks_score_what_the_rules_score():
             path, _ = walk(board, start, chain, rng)
             points, after = replay(state, path.slots)
             assert points == path.points
-            # The walk stops only when no neighbour of the chain can be formed.
-            assert not starts(Board.of(after), chain_of(after)) or after.over
+            # RULES A1: the walk stops only when no neighbour of the box it last
+            # aimed at can be formed (another box of the chain may still have one).
+            last = start
+            for d in path.directions:
+                last = next(nb for dd, nb in board.t.nbrs[last] if dd == d)
+            assert after.over or not any(
+                after.sides[nb] == 3 for _, nb in board.t.nbrs[last])
             checked += 1
     assert checked > 100
 
@@ -84,7 +89,8 @@ def test_stage2_give_away_shortcut_matches_searching_every_line_afresh():
         board = Board.of(state)
         if not board.three_sided():
             continue
-        fast, _ = least_give_away(board, Stats())
+        fast, _, complete = least_give_away(board, Stats())
+        assert complete
         slow = []
         for s in board.empty_slots():
             board.draw(s)

@@ -13,7 +13,8 @@ from typing import Any
 
 from ..rules import LEVELS, Advance, Command, Explain, PlaceLine, game_rng, regular_squares
 from ..state import GameState
-from . import stage1, stage2
+from . import budget, stage1, stage2
+from .budget import Budget
 from .compact import Board, chain_of
 
 TRIALS = {"easy": 5, "moderate": 50, "hard": 500}
@@ -61,21 +62,26 @@ class ComputerPlayer:
     # -- the two decisions ----------------------------------------------------
     def stage1(self, state: GameState) -> stage1.Search:
         board, chain = Board.of(state), chain_of(state)
+        clock = Budget(budget.STAGE1_UNITS)
         if self.level != "expert":
             rng = game_rng(state.game.seed, state.version, f"ai:{self.level}:1")
-            return stage1.random_search(board, chain, TRIALS[self.level], rng, self.stats)
-        search = stage1.exhaustive(board, chain, self.stats, EXPERT_BUDGET, ties=TIES - 1)
+            return stage1.random_search(board, chain, TRIALS[self.level], rng, self.stats, clock)
+        search = stage1.exhaustive(board, chain, self.stats, min(EXPERT_BUDGET, clock.left),
+                                   ties=TIES - 1, clock=clock)
         if search.complete:
-            return _least_left(board, search, self.stats)
-        # Out of budget: also run hard's own walks, so expert never scores less.
+            return _least_left(board, search, self.stats, clock)
+        # Out of budget: also run hard's own walks (with what is left of the
+        # budget, at least a quarter of it), so expert rarely scores less.
         rng = game_rng(state.game.seed, state.version, f"ai:{HARD}:1")
-        walks = stage1.random_search(board, chain, TRIALS[HARD], rng, self.stats)
+        clock.left = max(clock.left, budget.STAGE1_UNITS // 4)
+        walks = stage1.random_search(board, chain, TRIALS[HARD], rng, self.stats, clock)
         best = walks.best if walks.best.points > search.best.points else search.best
         return stage1.Search(best, search.starts, search.trials + walks.trials, False)
 
     def stage2(self, state: GameState) -> stage2.Extra:
         rng = game_rng(state.game.seed, state.version, f"ai:{self.level}:2")
-        return stage2.choose(Board.of(state), rng, self.stats, sample=self.level == "expert")
+        return stage2.choose(Board.of(state), rng, self.stats, sample=self.level == "expert",
+                             clock=Budget(budget.STAGE2_UNITS))
 
     # -- bookkeeping ----------------------------------------------------------
     def _must_explain(self, state: GameState) -> bool:
@@ -119,22 +125,31 @@ class ComputerPlayer:
                 break
 
 
-def _least_left(board: Board, search: stage1.Search, stats: stage1.Stats) -> stage1.Search:
+def _least_left(board: Board, search: stage1.Search, stats: stage1.Stats,
+                clock: Budget) -> stage1.Search:
     """Expert: of the paths that score the most, the one after which the least
-    can be given away by the best stage-2 line (ties: the first found)."""
+    can be given away by the best stage-2 line, then the one leaving the
+    shortest chains of two-sided boxes (sum of squared lengths; ties: the first
+    found). Paths are compared while the budget lasts; an incomplete figure is
+    not used."""
     if not search.ties:
         return search
     best, least = search.best, None
     for path in (search.best, *search.ties):
+        if clock.out:
+            break
         after = board.copy()
         for s in path.slots:
             after.draw(s)
         if not after.empty_slots():
             return replace(search, best=path, ties=())
-        ranked, _ = stage2.least_give_away(after, stats)
-        give = min(g for g, _ in ranked)
-        if least is None or give < least:
-            best, least = path, give
+        ranked, _, complete = stage2.least_give_away(after, stats, clock)
+        if not complete:
+            break
+        _, size = stage2.two_sided_chains(after)
+        figure = (min(g for g, _ in ranked), sum(n * n for n in size.values()))
+        if least is None or figure < least:
+            best, least = path, figure
     return replace(search, best=best, ties=())
 
 

@@ -1,8 +1,15 @@
 """Stage 1 (RULES A1): the best squaring path from a position.
 
 A path is the list of lines a player draws in one stage 1; each line forms the
-box chosen as the next target (and maybe the box across it). Random walks
-follow A1 literally; the exhaustive search (expert) tries every path.
+box chosen as the next target (and maybe the box across it, which scores as
+T2 says but is never stepped from: amended A1). So the start box plus the
+directions name, in order, the box each line is aimed at. Random walks follow
+A1 literally; the exhaustive search (expert) tries every such walk.
+
+Budget (`budget.Budget`): `random_search` walks every start once, then the
+forked starts' other walks, until the units are spent, keeping the best walk
+found; `exhaustive` stops at its node limit or the safety deadline and says so
+(``complete`` False), keeping the best path found.
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from .budget import Budget
 from .compact import Board, Chain, starts
 
 
@@ -40,62 +48,98 @@ class Search:
     trials: int
     complete: bool = True  # False when the exhaustive search ran out of budget
     ties: tuple[Path, ...] = field(default=())  # other paths as good as `best`
+    nodes: int = 0  # lines the exhaustive search drew
 
 
 def walk(board: Board, start: int, chain: Chain, rng: random.Random) -> tuple[Path, bool]:
-    """One A1 walk from `start`; also whether it met a fork (a random choice)."""
+    """One A1 walk from `start`; also whether it met a fork (a random choice).
+
+    The walk draws on `board` itself and undoes its lines before returning.
+    """
     t = board.t
-    lines = bytearray(board.lines)
-    sides = bytearray(board.sides)
+    lines, sides = board.lines, board.sides
     sides_of, boxes_of, nbrs, adjacent = t.sides_of, t.boxes_of, t.nbrs, t.adjacent
     target = start
     points = 0
     slots: list[int] = []
     directions: list[int] = []
     forked = False
-    while True:
-        for s in sides_of[target]:
-            if not lines[s]:
-                break
-        lines[s] = 1
-        slots.append(s)
-        formed = []
-        for b in boxes_of[s]:
-            sides[b] += 1
-            if sides[b] == 4:
-                formed.append(b)
-        if chain is not None:
-            formed = [b for b in formed if any(b - c in adjacent for c in chain)]
-        points += len(formed)
-        chain = formed
-        options = [(d, nb) for c in formed for d, nb in nbrs[c] if sides[nb] == 3]
-        if not options:
-            return Path(points, start, tuple(directions), tuple(slots)), forked
-        if len(options) == 1:
-            d, target = options[0]
-        else:
-            forked = True
-            d, target = options[rng.randrange(len(options))]
-        directions.append(d)
+    try:
+        while True:
+            for s in sides_of[target]:
+                if not lines[s]:
+                    break
+            lines[s] = 1
+            slots.append(s)
+            formed = []
+            for b in boxes_of[s]:
+                sides[b] += 1
+                if sides[b] == 4:
+                    formed.append(b)
+            if chain is not None:
+                formed = [b for b in formed if any(b - c in adjacent for c in chain)]
+            points += len(formed)
+            chain = formed
+            # RULES A1: the walk steps from the box it aimed at, never from a
+            # second box the same line formed (that one only scores).
+            options = [(d, nb) for d, nb in nbrs[target] if sides[nb] == 3]
+            if not options:
+                return Path(points, start, tuple(directions), tuple(slots)), forked
+            if len(options) == 1:
+                d, target = options[0]
+            else:
+                forked = True
+                d, target = options[rng.randrange(len(options))]
+            directions.append(d)
+    finally:
+        for s in slots:
+            lines[s] = 0
+            for b in boxes_of[s]:
+                sides[b] -= 1
 
 
-def random_search(board: Board, chain: Chain, n: int, rng: random.Random, stats: Stats) -> Search:
+def random_search(board: Board, chain: Chain, n: int, rng: random.Random, stats: Stats,
+                  budget: Budget | None = None) -> Search:
     """A1: `n` walks from every start; the best path (ties: the first found).
 
     A walk that meets no fork is the only walk its start has, so the other n - 1
     trials of that start would repeat it exactly; they are counted, not re-run.
+
+    Budget: every start is walked once first (in order), then the starts that
+    forked get their other n - 1 walks, start by start. Each walk costs its lines
+    plus one unit; when `budget` is spent the search stops and keeps the best path
+    found so far (``complete`` is then False).
     """
     found = starts(board, chain)
     best = NO_PATH
+    forked_starts = []
+    complete = True
     for b in found:
-        for _ in range(n):
-            path, forked = walk(board, b, chain, rng)
+        if budget is not None and budget.out:
+            complete = False
+            break
+        path, forked = walk(board, b, chain, rng)
+        stats.walks += 1
+        if budget is not None:
+            budget.spend(len(path.slots) + 1)
+        if path.points > best.points:
+            best = path
+        if forked:
+            forked_starts.append(b)
+    for b in forked_starts if complete else ():
+        for _ in range(n - 1):
+            if budget is not None and budget.out:
+                complete = False
+                break
+            path, _ = walk(board, b, chain, rng)
             stats.walks += 1
+            if budget is not None:
+                budget.spend(len(path.slots) + 1)
             if path.points > best.points:
                 best = path
-            if not forked:
-                break
-    return Search(best, len(found), len(found) * n)
+        if not complete:
+            break
+    return Search(best, len(found), len(found) * n, complete)
 
 
 class _Stop(Exception):
@@ -111,12 +155,15 @@ def exhaustive(
     ties: int = 0,
     only: list[int] | None = None,
     touched: set[int] | None = None,
+    clock: Budget | None = None,
 ) -> Search:
     """Every path, depth first, with a bound; stops at `budget` lines drawn or as
     soon as a path scores `enough`. Keeps up to `ties` more paths that score as
     much as the best one and end on a different board. `only` limits the starts;
     `touched` (given: no pruning) collects every box whose sides the search read
-    or changed, so a line away from them cannot change the result.
+    or changed, so a line away from them cannot change the result. `clock`: the
+    decision's budget; its deadline (a safety net) is checked every 256 lines
+    and the lines drawn are spent from it.
 
     Bound: a line forms its target and adds a side to at most one other box, and
     every line forms a box, so the boxes a path forms satisfy
@@ -128,8 +175,13 @@ def exhaustive(
     work = board.copy()
     lines, sides = work.lines, work.sides
     sides_of, boxes_of, nbrs, adjacent = t.sides_of, t.boxes_of, t.nbrs, t.adjacent
-    n2 = sum(1 for b in t.boxes if sides[b] == 2)
-    n3 = sum(1 for b in t.boxes if sides[b] == 3)
+    n2 = n3 = 0
+    if touched is None:  # the bound (no pruning when `touched` is collected)
+        for b in t.boxes:
+            if sides[b] == 2:
+                n2 += 1
+            elif sides[b] == 3:
+                n3 += 1
     best = NO_PATH
     equal: list[Path] = []
     seen: set[frozenset[int]] = set()
@@ -142,7 +194,7 @@ def exhaustive(
         # The hot loop of the expert: plain loops instead of any()/generators.
         nonlocal n2, n3, best, equal, seen, nodes, leaves
         nodes += 1
-        if nodes > budget:
+        if nodes > budget or (deadline and not nodes & 255 and clock.late()):
             raise _Stop
         for s in sides_of[target]:
             if not lines[s]:
@@ -178,10 +230,9 @@ def exhaustive(
         slots.append(s)
         try:
             options = []
-            for c in formed:
-                for option in nbrs[c]:
-                    if sides[option[1]] == 3:
-                        options.append(option)
+            for option in nbrs[target]:  # RULES A1: only from the box aimed at
+                if sides[option[1]] == 3:
+                    options.append(option)
             if not options:
                 leaves += 1
                 if points > best.points:
@@ -216,6 +267,7 @@ def exhaustive(
                     n2 -= 1
 
     found = starts(board, chain) if only is None else only
+    deadline = clock is not None
     complete = True
     try:
         for b in found:
@@ -224,15 +276,21 @@ def exhaustive(
             start = b
             go(b, chain, 0)
     except _Stop:
-        complete = nodes <= budget
+        complete = nodes <= budget and not (deadline and clock.late())
     except RecursionError:  # a path longer than Python's stack: let the caller fall back
         complete = False
-    stats.nodes += min(nodes, budget)
+    used = min(nodes, budget)
+    stats.nodes += used
     stats.leaves += leaves
-    return Search(best, len(found), leaves, complete, tuple(equal))
+    if clock is not None:
+        # collecting `touched` costs as much again; the bound's scan and the copy
+        # of the board cost about a unit per 8 boxes
+        clock.spend((used if touched is None else 2 * used) + len(t.boxes) // 8)
+    return Search(best, len(found), leaves, complete, tuple(equal), used)
 
 
-def best_points(board: Board, stats: Stats, enough: int | None = None, budget: int = 4_000) -> int:
+def best_points(board: Board, stats: Stats, enough: int | None = None, budget: int = 4_000,
+                clock: Budget | None = None) -> int:
     """The most a player could score in a fresh stage 1 here (at least `enough`
     means "that much or more": the search stops there)."""
-    return exhaustive(board, None, stats, budget, enough).best.points
+    return exhaustive(board, None, stats, budget, enough, clock=clock).best.points

@@ -3,17 +3,18 @@
 Prefer a safe line (afterwards no box has exactly three sides). Without one,
 give away as little as possible: the fewest squares the opponent could chain
 in its next stage 1. The expert also draws the stage-3 random pieces many
-times (with `pieces`, as the rules do) and keeps the line after which the
-opponent's best chain is smallest on average.
+times (with `pieces.draw_piece`, the rules' own generator) and keeps the line
+after which the opponent's best chain is smallest on average.
 """
 
 from __future__ import annotations
 
 import random
-import struct
 from dataclasses import dataclass
 
 from .. import pieces
+from . import budget
+from .budget import Budget
 from .compact import Board
 from .stage1 import Stats, best_points, exhaustive
 
@@ -41,37 +42,115 @@ def safe_lines(board: Board) -> list[int]:
     return safe
 
 
-def least_give_away(board: Board, stats: Stats) -> tuple[list[tuple[int, int]], int]:
-    """(give, slot) for every empty slot, in slot order, and how many were searched.
+def two_sided_chains(board: Board) -> tuple[dict[int, int], dict[int, int]]:
+    """The chains of two-sided boxes: (box -> chain id, chain id -> boxes in it).
+
+    Two two-sided boxes are in one chain when an empty line joins them: a line
+    that gives one of them its third side lets the opponent take the whole
+    chain, box after box (RULES A1 walks through the line each box lacks).
+    """
+    t = board.t
+    sides, lines, sides_of, boxes_of = board.sides, board.lines, t.sides_of, t.boxes_of
+    parent: dict[int, int] = {b: b for b in t.boxes if sides[b] == 2}
+
+    def root(b: int) -> int:
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        return b
+
+    for b in parent:
+        for s in sides_of[b]:
+            if not lines[s]:
+                for other in boxes_of[s]:
+                    if other != b and other in parent:
+                        ra, rb = root(b), root(other)
+                        if ra != rb:
+                            parent[ra] = rb
+    chain = {b: root(b) for b in parent}
+    size: dict[int, int] = {}
+    for r in chain.values():
+        size[r] = size.get(r, 0) + 1
+    return chain, size
+
+
+def danger_added(board: Board, chains: tuple[dict[int, int], dict[int, int]], slot: int) -> int:
+    """How much a safe line adds to the sum of squared chain lengths (a box it
+    brings to two sides joins the chains its empty sides lead to)."""
+    chain, size = chains
+    t = board.t
+    sides, lines = board.sides, board.lines
+    added = 0
+    for b in t.boxes_of[slot]:
+        if sides[b] != 1:
+            continue
+        joined: set[int] = set()
+        for s in t.sides_of[b]:
+            if s != slot and not lines[s]:
+                for other in t.boxes_of[s]:
+                    if other != b and other in chain:
+                        joined.add(chain[other])
+        total = 1 + sum(size[c] for c in joined)
+        added += total * total - sum(size[c] * size[c] for c in joined)
+    return added
+
+
+def least_give_away(
+    board: Board, stats: Stats, clock: Budget | None = None
+) -> tuple[list[tuple[int, int]], int, bool]:
+    """(give, slot) for the empty slots, in slot order; how many were searched;
+    whether every slot got its figure.
 
     A figure is exact when it is at most the least give-away found so far, and a
     lower bound of a worse line otherwise. Each start is searched once on this
     board, noting the boxes its search looked at; a line that touches none of
     them leaves that start's best chain as it was, so per line only the starts it
     touches (and the boxes it brings to three sides) are searched again.
+
+    Budget (`clock`): each start's own search gets an equal share of a third of
+    what is left (at most 4,000 lines); once the budget is spent, every line
+    not judged yet gets a rough figure instead (one more than the best
+    chain on the board, plus two per box it brings to three sides), so judged
+    lines are preferred and among the rest those making no new three-sided box;
+    ``complete`` is then False. Without a `clock` the budget is unlimited.
     """
+    clock = clock if clock is not None else budget.unlimited()
     sides, boxes_of = board.sides, board.t.boxes_of
     value: dict[int, int] = {}
     by_box: dict[int, list[int]] = {}
     always: list[int] = []  # starts whose search ran out of budget
-    for b in board.three_sided():
+    three = board.three_sided()
+    for i, b in enumerate(three):
+        if clock.out:  # not searched: at least the box itself, judged roughly
+            value[b] = 1
+            always.append(b)
+            continue
         seen: set[int] = set()
-        found = exhaustive(board, None, stats, 4_000, only=[b], touched=seen)
+        share = max(8, min(4_000, clock.left // (3 * (len(three) - i))))
+        found = exhaustive(board, None, stats, share, only=[b], touched=seen, clock=clock)
         value[b] = found.best.points
         if not found.complete:
             always.append(b)
         for box in seen:
             by_box.setdefault(box, []).append(b)
     ranked = sorted(value, key=value.__getitem__, reverse=True)
+    rough = 1 + max(value.values(), default=0)
 
     results: list[tuple[int, int]] = []
     least: int | None = None
     searched = 0
+    complete = True
     for s in board.empty_slots():
         near = boxes_of[s]
+        if clock.out:  # not judged: a rough figure, worse than the judged ones
+            complete = False
+            results.append((rough + 2 * sum(1 for b in near if sides[b] == 2), s))
+            continue
         affected = set(always)
         for box in near:
             affected.update(by_box.get(box, ()))
+        if always:
+            clock.spend(len(affected) // 16)  # the sets of a line are work too
         kept = next((value[b] for b in ranked if b not in affected), 0)
         give = kept
         if least is None or kept <= least:
@@ -81,210 +160,114 @@ def least_give_away(board: Board, stats: Stats) -> tuple[list[tuple[int, int]], 
                 searched += 1
                 board.draw(s)
                 enough = None if least is None else least + 1
-                found = exhaustive(board, None, stats, 4_000, enough, only=redo)
+                found = exhaustive(board, None, stats, min(4_000, max(clock.left, 8)), enough,
+                                   only=redo, clock=clock)
                 board.undo(s)
                 give = max(kept, found.best.points)
         results.append((give, s))
         if least is None or give < least:
             least = give
-    return results, searched
+    return results, searched, complete
 
 
-def choose(board: Board, rng: random.Random, stats: Stats, sample: bool) -> Extra:
+def choose(board: Board, rng: random.Random, stats: Stats, sample: bool,
+           clock: Budget | None = None) -> Extra:
+    clock = clock if clock is not None else budget.unlimited()
     empty = board.empty_slots()
     safe = safe_lines(board)
     if safe:
         least, best, why = 0, safe, f"safe line: no box is left with three sides ({len(safe)} safe lines)"
         simulated = 0
     else:
-        ranked, simulated = least_give_away(board, stats)
+        ranked, simulated, complete = least_give_away(board, stats, clock)
         least = min(give for give, _ in ranked)
         best = [s for give, s in ranked if give == least]
         why = f"no safe line: gives away the least, {least} square(s)"
+        if not complete:
+            why += " (search budget reached: some lines judged roughly)"
     if not sample:
         slot = best[rng.randrange(len(best))]
         return Extra(slot, least, len(empty), simulated, why)
-    # Expert: fewer boxes brought to two sides keep chains short; ties in random
-    # order; then the stage-3 pieces are sampled for a shortlist.
+    # Expert: lines that lengthen the chains of two-sided boxes least first (ties
+    # in random order); then the stage-3 pieces are sampled for a shortlist.
     rng.shuffle(best)
-    sides, boxes_of = board.sides, board.t.boxes_of
-    best.sort(key=lambda s: sum(1 for b in boxes_of[s] if sides[b] == 1))
-    mean, slot, trials = _sampled(board, best[:SHORTLIST], rng, stats)
+    chains = two_sided_chains(board)
+    best.sort(key=lambda s: danger_added(board, chains, s))
+    mean, slot, trials = _sampled(board, best[:SHORTLIST], rng, stats, clock)
     return Extra(slot, least, len(empty), simulated + trials,
                  f"{why}; opponent expects {mean:.1f} after {SAMPLES} samples of the "
                  f"stage-3 pieces")
 
 
 def _sampled(
-    board: Board, candidates: list[int], rng: random.Random, stats: Stats
+    board: Board, candidates: list[int], rng: random.Random, stats: Stats, clock: Budget
 ) -> tuple[float, int, int]:
     """(mean opponent best chain, slot, positions simulated) of the best candidate.
 
-    Different candidates and samples often end on the same board (a piece lands on
-    another candidate's line); its figure is searched once and its search counted
-    in `stats` each time, as if it had run again.
+    Each sample is a seed; every candidate is judged on the same samples (the
+    pieces come from the same draws). Different candidates and samples often end
+    on the same board; its figure is searched once and its search counted in
+    `stats` each time, as if it had run again. Once the budget is spent the
+    candidates not yet judged on every sample are dropped (the first one always
+    counts).
     """
-    streams = [_Words(rng.getrandbits(32)) for _ in range(SAMPLES)]
+    seeds = [rng.getrandbits(32) for _ in range(SAMPLES)]
     best: tuple[float, int] | None = None
     known: dict[bytes, tuple[int, int, int]] = {}  # lines -> (points, nodes, leaves)
+    judged = 0
     for slot in candidates:
+        if best is not None and clock.out:
+            break
         total = 0
-        for words in streams:
+        for seed in seeds:
             after = board.copy()
             after.draw(slot)
-            _insert_pieces(after, words)
+            insert_pieces(after, random.Random(seed))
             key = bytes(after.lines)
             found = known.get(key)
             if found is None:
                 work = Stats()
-                found = known[key] = (best_points(after, work, budget=2_000),
-                                      work.nodes, work.leaves)
+                found = known[key] = (
+                    best_points(after, work, budget=min(2_000, max(clock.left, 8)), clock=clock),
+                    work.nodes, work.leaves)
             total += found[0]
             stats.nodes += found[1]
             stats.leaves += found[2]
+        judged += 1
         mean = total / SAMPLES
         if best is None or mean < best[0]:
             best = (mean, slot)
     assert best is not None
-    return best[0], best[1], len(candidates) * SAMPLES
+    return best[0], best[1], judged * SAMPLES
 
 
-# -- the stage-3 pieces, simulated fast ------------------------------------------------
-#
-# `_insert_pieces` makes exactly the random draws of `pieces.generate_shape`,
-# `pieces.shift_upper_left` and `pieces.place_piece` with a `random.Random(seed)`, so it
-# places the same pieces (`test_fast_paths` compares the two). It reads the
-# generator's output as 32-bit words fetched in bulk: ``getrandbits(k)`` for k <= 32
-# is the next word shifted right by 32 - k, ``getrandbits(32 * n)`` is the next n
-# words (least significant first), and ``choice``/``randrange`` draw below n with
-# ``getrandbits(n.bit_length())`` repeated until the value is below n. A sample's
-# words are fetched once and shared by every candidate line.
+def insert_pieces(board: Board, rng: random.Random) -> None:
+    """RULES T4 on the compact board: a 3-, 2- and 1-line piece drawn with the
+    rules' own generator (`pieces.draw_piece`)."""
+    t = board.t
+    w = t.width
+    lines = board.lines
 
-_CHUNK = 256  # words fetched at a time
+    def is_empty(x: int, y: int) -> bool:
+        return not lines[y * w + x]
+
+    for size in pieces.PIECE_SIZES:
+        _, placed, _ = pieces.draw_piece(size, t.height, w, is_empty, rng)
+        for x, y in placed:
+            board.draw(y * w + x)
+
+
+# Kept for `tests/unit/test_fast_paths.py`: a sample stream is now a seed, and
+# the pieces are drawn by `insert_pieces` with ``random.Random(seed)``.
+_CHUNK = 256  # no longer used
 
 
 class _Words:
-    """The 32-bit words of ``random.Random(seed)``, fetched as far as needed."""
-
-    __slots__ = ("rng", "words")
+    __slots__ = ("seed",)
 
     def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.words: list[int] = []
-        self.more()
-
-    def more(self) -> None:
-        bits = self.rng.getrandbits(32 * _CHUNK)
-        self.words.extend(struct.unpack(f"<{_CHUNK}I", bits.to_bytes(4 * _CHUNK, "little")))
-
-
-_BOX_SLOTS_N = len(pieces.BOX_SLOTS)
-_TOUCHING: dict[tuple[pieces.Point, ...], tuple[pieces.Point, ...]] = {}
-_SHIFTED: dict[tuple[pieces.Point, ...], tuple[pieces.Point, ...]] = {}
-# (shape, width) -> (slot offsets on the field, largest x, largest y)
-_PLACED: dict[tuple[tuple[pieces.Point, ...], int], tuple[tuple[int, ...], int, int]] = {}
-
-
-def _touching(lines: tuple[pieces.Point, ...]) -> tuple[pieces.Point, ...]:
-    """`pieces.generate_shape`'s choices for the next line after `lines` (in order)."""
-    found = _TOUCHING.get(lines)
-    if found is None:
-        dots = pieces.piece_dots(lines)
-        found = tuple(s for s in pieces.BOX_SLOTS
-                      if s not in lines and dots.intersection(pieces.line_dots(*s)))
-        _TOUCHING[lines] = found
-    return found
-
-
-def _placement(grown: tuple[pieces.Point, ...], width: int) -> tuple[tuple[int, ...], int, int]:
-    key = (grown, width)
-    found = _PLACED.get(key)
-    if found is None:
-        shape = _SHIFTED.get(grown)
-        if shape is None:
-            shape = _SHIFTED[grown] = pieces.shift_upper_left(
-                tuple(sorted(grown, key=lambda p: (p[1], p[0]))))
-        found = (tuple(y * width + x for x, y in shape),
-                 max(x for x, _ in shape), max(y for _, y in shape))
-        _PLACED[key] = found
-    return found
+        self.seed = seed
 
 
 def _insert_pieces(board: Board, stream: _Words) -> None:
-    """RULES T4 on the compact board: a 3-, 2- and 1-line piece at random."""
-    t = board.t
-    w, h = t.width, t.height
-    lines = board.lines
-    words = stream.words
-    have = len(words)
-    p = 0
-    nx, ny = (w + 1) // 2, (h + 1) // 2
-    sx, sy = 32 - nx.bit_length(), 32 - ny.bit_length()
-    s12 = 32 - _BOX_SLOTS_N.bit_length()
-    for size in pieces.PIECE_SIZES:
-        # pieces.generate_shape
-        if p >= have:
-            stream.more()
-            have = len(words)
-        r = words[p] >> s12
-        p += 1
-        while r >= _BOX_SLOTS_N:
-            if p >= have:
-                stream.more()
-                have = len(words)
-            r = words[p] >> s12
-            p += 1
-        grown: tuple[pieces.Point, ...] = (pieces.BOX_SLOTS[r],)
-        while len(grown) < size:
-            touching = _touching(grown)
-            n = len(touching)
-            sn = 32 - n.bit_length()
-            if p >= have:
-                stream.more()
-                have = len(words)
-            r = words[p] >> sn
-            p += 1
-            while r >= n:
-                if p >= have:
-                    stream.more()
-                    have = len(words)
-                r = words[p] >> sn
-                p += 1
-            grown += (touching[r],)
-        offsets, mx, my = _placement(grown, w)
-        # pieces.place_piece: up to MAX_TRIES even offsets, x first
-        for _ in range(pieces.MAX_TRIES):
-            if p >= have:
-                stream.more()
-                have = len(words)
-            ox = words[p] >> sx
-            p += 1
-            while ox >= nx:
-                if p >= have:
-                    stream.more()
-                    have = len(words)
-                ox = words[p] >> sx
-                p += 1
-            if p >= have:
-                stream.more()
-                have = len(words)
-            oy = words[p] >> sy
-            p += 1
-            while oy >= ny:
-                if p >= have:
-                    stream.more()
-                    have = len(words)
-                oy = words[p] >> sy
-                p += 1
-            ox *= 2
-            oy *= 2
-            if ox + mx >= w or oy + my >= h:
-                continue
-            base = oy * w + ox
-            for o in offsets:
-                if lines[base + o]:
-                    break
-            else:
-                for o in offsets:
-                    board.draw(base + o)
-                break
+    insert_pieces(board, random.Random(stream.seed))
