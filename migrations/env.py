@@ -72,10 +72,32 @@ def migration_lock(connection: Connection) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+@contextlib.contextmanager
+def sqlite_foreign_keys_off(connection: Connection) -> Iterator[None]:
+    """SQLite batch migrations copy a table and drop the old one; with foreign keys
+    on, dropping ``games`` would run its ``ON DELETE SET NULL`` on ``high_scores``.
+    So they are off while migrating (the pragma only works outside a transaction)
+    and ``PRAGMA foreign_key_check`` must find nothing afterwards."""
+    if connection.dialect.name != "sqlite":
+        yield
+        return
+    dbapi = connection.connection.dbapi_connection
+    assert dbapi is not None and not connection.in_transaction()
+    dbapi.execute("PRAGMA foreign_keys=OFF")
+    try:
+        yield
+        broken = dbapi.execute("PRAGMA foreign_key_check").fetchall()
+        if broken:
+            raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
+    finally:
+        dbapi.execute("PRAGMA foreign_keys=ON")
+
+
 def run_migrations_online() -> None:
     engine = make_engine(_url())
     try:
-        with engine.connect() as connection, migration_lock(connection):
+        with (engine.connect() as connection, migration_lock(connection),
+              sqlite_foreign_keys_off(connection)):
             context.configure(
                 connection=connection,
                 target_metadata=metadata,

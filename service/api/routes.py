@@ -251,6 +251,7 @@ def board_text(game_id: str) -> Response:
 @_errors(400)
 def high_scores(query: dict[str, Any]) -> Response:
     """The high score table, best first (the default entries included)."""
-    entries = _services().high_scores(query["limit"])
+    entries = _services().high_scores(query["limit"], height=query["height"],
+                                      width=query["width"])
     return jsonify(high_scores=[high_score_view(rank, e)
                                 for rank, e in enumerate(entries, start=1)])

@@ -88,6 +88,10 @@ class EventsQuerySchema(Schema):
 
 class HighScoresQuerySchema(Schema):
     limit = _query_int(load_default=10, validate=validate.Range(1, 1000))
+    height = _query_int(load_default=None, validate=validate.Range(MIN_SIZE, MAX_HEIGHT),
+                        metadata={"description": "only scores of this field height"})
+    width = _query_int(load_default=None, validate=validate.Range(MIN_SIZE, MAX_WIDTH),
+                       metadata={"description": "only scores of this field width"})
 
 
 # -- responses ---------------------------------------------------------------
@@ -262,6 +266,9 @@ class HighScoreSchema(Schema):
     difficulty = fields.String(required=True)
     game_id = fields.String(required=True, allow_none=True)
     created_at = fields.String(required=True)
+    height = _int(required=True, allow_none=True,
+                  metadata={"description": "the game's field size; null without a game"})
+    width = _int(required=True, allow_none=True)
 
 
 class HighScoreListSchema(Schema):

@@ -134,6 +134,8 @@ def high_score_view(rank: int, entry: HighScore) -> dict[str, Any]:
         "difficulty": entry.difficulty,
         "game_id": entry.game_id,
         "created_at": timestamp(entry.created_at),
+        "height": entry.height,
+        "width": entry.width,
     }
 
 

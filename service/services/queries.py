@@ -52,10 +52,11 @@ class QueryService(ServiceBase):
             version = uow.games.get(game_id).summary.version
             return uow.events.load(game_id, after=after, upto=version, limit=limit), version
 
-    def high_scores(self, limit: int = 10) -> list[HighScore]:
-        """Descending score; ties: oldest first."""
+    def high_scores(self, limit: int = 10, *, height: int | None = None,
+                    width: int | None = None) -> list[HighScore]:
+        """Descending score; ties: oldest first; one field size if given."""
         with self.store.unit_of_work(write=False) as uow:
-            return uow.queries.high_scores(limit)
+            return uow.queries.high_scores(limit, height=height, width=width)
 
 
 def _check_step(uow: UnitOfWork, game_id: str, step: int) -> int:

@@ -48,11 +48,11 @@ def verify_game(uow: UnitOfWork, game_id: str) -> list[Problem]:
                     game_id, "read_model", f"games.{name} is {have!r}, the events say {value!r}"
                 ))
     want = sorted(
-        (entry.seat, entry.name, entry.score, entry.difficulty)
+        (entry.seat, entry.name, entry.score, entry.difficulty, state.height, state.width)
         for s in stored if isinstance(s.event, HighScoresEntered)
         for entry in s.event.entries
     )
-    have_rows = sorted((h.seat, h.name, h.score, h.difficulty)
+    have_rows = sorted((h.seat, h.name, h.score, h.difficulty, h.height, h.width)
                        for h in uow.high_scores.of_game(game_id))
     if want != have_rows:
         problems.append(Problem(game_id, "high_scores",

@@ -9,6 +9,7 @@ from sqlalchemy.engine import Connection
 
 from .. import config
 from ..domain.events import HighScoresEntered
+from ..domain.state import GameState
 from ..errors import HighScoreNotFound
 from .events import StoredEvent
 from .schema import HighScore, high_scores_table, utcnow
@@ -20,13 +21,15 @@ class HighScoreRepository:
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
 
-    def record(self, stored: Sequence[StoredEvent]) -> None:
-        """Insert the entries of any ``high_scores_entered`` event among `stored`.
+    def record(self, stored: Sequence[StoredEvent], state: GameState) -> None:
+        """Insert the entries of any ``high_scores_entered`` event among `stored`
+        (`state`: the game after them, for its field size).
 
         The unique key on ``(game_id, seat)`` refuses a game's entries twice."""
         rows = [
             {"name": entry.name, "score": entry.score, "difficulty": entry.difficulty,
-             "game_id": s.game_id, "seat": entry.seat, "created_at": s.recorded_at}
+             "game_id": s.game_id, "seat": entry.seat, "created_at": s.recorded_at,
+             "height": state.height, "width": state.width}
             for s in stored
             if isinstance(s.event, HighScoresEntered)
             for entry in s.event.entries
@@ -45,7 +48,7 @@ class HighScoreRepository:
                               seat=None, created_at=now)
             .returning(_T.c.id)
         ).scalar_one()
-        return HighScore(new_id, name, score, difficulty, None, None, now)
+        return HighScore(new_id, name, score, difficulty, None, None, now, None, None)
 
     def remove(self, entry_id: int) -> None:
         if self._conn.execute(delete(_T).where(_T.c.id == entry_id)).rowcount != 1:

@@ -36,10 +36,15 @@ class Queries:
                                 t.c.turn == 2)
         return [summary_from_row(r._mapping) for r in self._conn.execute(query)]
 
-    def high_scores(self, limit: int | None = None) -> list[HighScore]:
-        """Descending score; ties: oldest first."""
+    def high_scores(self, limit: int | None = None, *, height: int | None = None,
+                    width: int | None = None) -> list[HighScore]:
+        """Descending score; ties: oldest first; only one field size if given."""
         t = high_scores_table
         query = select(t).order_by(t.c.score.desc(), t.c.created_at, t.c.id)
+        if height is not None:
+            query = query.where(t.c.height == height)
+        if width is not None:
+            query = query.where(t.c.width == width)
         if limit is not None:
             query = query.limit(limit)
         return [HighScore(**row._mapping) for row in self._conn.execute(query)]

@@ -109,6 +109,8 @@ games_table = Table(
     Column("turn", Integer, nullable=False),
     Column("stage", Integer, nullable=False),
     Column("winner", Integer, nullable=True),
+    Column("height", Integer, nullable=False),
+    Column("width", Integer, nullable=False),
     Column("token_hash", String(128), nullable=False),
     Column("token_salt", String(64), nullable=False),
     Index(None, "created_at"),
@@ -124,8 +126,11 @@ high_scores_table = Table(
            nullable=True),
     Column("seat", Integer, nullable=True),
     Column("created_at", UTCDateTime(), nullable=False),
+    Column("height", Integer, nullable=True),  # the game's field; NULL without a game
+    Column("width", Integer, nullable=True),
     UniqueConstraint("game_id", "seat"),
     Index(None, "score"),
+    Index(None, "height", "width"),
 )
 
 
@@ -157,6 +162,8 @@ class GameSummary:
     turn: int
     stage: int
     winner: int | None
+    height: int
+    width: int
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -197,6 +204,8 @@ def summary_values(state: GameState, updated_at: datetime,
         "turn": state.turn,
         "stage": state.stage,
         "winner": state.winner if state.over else None,
+        "height": state.height,
+        "width": state.width,
     }
 
 
@@ -215,3 +224,5 @@ class HighScore:
     game_id: str | None
     seat: int | None
     created_at: datetime
+    height: int | None  # the game's field size; None for entries without a game
+    width: int | None

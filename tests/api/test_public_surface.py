@@ -13,6 +13,7 @@ from service.app import create_app
 from service.domain import ai
 from service.services import Services
 from service.store import downgrade
+from service.store.migrations import head_revisions
 from tests.conftest import close_app
 
 from .helpers import CheckedClient, assert_error, bearer, create_game
@@ -82,7 +83,7 @@ def test_readyz_checks_the_database_and_its_schema(client: CheckedClient,
     response = client.get("/readyz")
     details = assert_error(response, 503, "not_ready")
     assert details == {}
-    assert "not 0003" in response.get_json()["error"]["message"]
+    assert f"not {head_revisions()[0]}" in response.get_json()["error"]["message"]
     assert client.get("/healthz").status_code == 200  # liveness says nothing of the database
 
 
@@ -122,3 +123,20 @@ def test_a_hint_is_computed_once_per_version(client: CheckedClient, services: Se
                 headers=bearer(game["token"]))
     client.get(url)
     assert calls == [1, 2]
+
+
+def test_high_scores_show_and_filter_the_field_size(client: CheckedClient,
+                                                    services: Services) -> None:
+    from tests.factories import GameFactory
+
+    game = GameFactory.create(services=services, finished=True, small=True)  # 7 x 9
+    table = client.get("/api/highscores?limit=100").get_json()["high_scores"]
+    assert {(e["game_id"], e["height"], e["width"]) for e in table} >= {
+        (game.game_id, 7, 9), (None, None, None)}
+    small = client.get("/api/highscores?height=7&width=9").get_json()["high_scores"]
+    assert [e["game_id"] for e in small] == [game.game_id]
+    assert client.get("/api/highscores?height=19&width=33").get_json()["high_scores"] == []
+    assert_error(client.get("/api/highscores?width=999999999999999999999"), 400,
+                 "invalid_request")
+    summary = client.get(f"/api/games/{game.game_id}").get_json()["summary"]
+    assert (summary["height"], summary["width"]) == (7, 9)

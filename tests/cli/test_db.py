@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from service.services import Services
+from service.store.migrations import head_revisions, script_directory
 from tests.cli.conftest import Run
+
+HEAD = head_revisions()[0]
+REVISIONS = [s.revision for s in reversed(list(script_directory().walk_revisions()))]
 
 
 def test_current_on_a_new_database_says_no_schema(run: Run) -> None:
@@ -14,28 +18,29 @@ def test_current_on_a_new_database_says_no_schema(run: Run) -> None:
 def test_upgrade_then_current_and_history(run: Run) -> None:
     result = run("db", "upgrade")
     assert result.exit_code == 0
-    assert result.stdout.endswith(": none (no schema yet) -> 0003 (head)\n")
-    assert run("db", "current").stdout == "0003 (head)\n"
+    assert result.stdout.endswith(f": none (no schema yet) -> {HEAD} (head)\n")
+    assert run("db", "current").stdout == f"{HEAD} (head)\n"
     history = run("db", "history").stdout.splitlines()
     assert history[0].startswith("base -> 0001: ")
     assert history[1].startswith("0001 -> 0002: ")
-    assert history[2].startswith("0002 -> 0003 (head): ")
-    assert history[2].endswith("<- current")
+    assert history[-1].startswith(f"{REVISIONS[-2]} -> {HEAD} (head): ")
+    assert history[-1].endswith("<- current")
+    assert len(history) == len(REVISIONS)
 
 
 def test_upgrade_to_a_revision_and_downgrade(run: Run) -> None:
     assert run("db", "upgrade", "0001").stdout.endswith("-> 0001\n")
     assert run("db", "current").stdout == "0001\n"
-    assert run("db", "upgrade").stdout.endswith("0001 -> 0003 (head)\n")
+    assert run("db", "upgrade").stdout.endswith(f"0001 -> {HEAD} (head)\n")
 
-    # Renames and indexes drop no data: no --yes needed.
-    result = run("db", "downgrade")  # default: one step
-    assert result.exit_code == 0 and result.stdout.endswith("0003 (head) -> 0002\n")
-    result = run("db", "downgrade", "-1")  # a relative revision is no option
-    assert result.exit_code == 0 and result.stdout.endswith("0002 -> 0001\n")
+    # Down to 0001 drops columns without values, indexes and names: no --yes needed.
+    result = run("db", "downgrade", "0001")
+    assert result.exit_code == 0 and result.stdout.endswith(f"{HEAD} (head) -> 0001\n")
+    assert "drops games.height: 0 rows\n" in result.stdout
+    assert "drops high_scores.height: 0 rows\n" in result.stdout  # the defaults have none
 
     # The first migration's tables hold RULES E2's five high scores.
-    result = run("db", "downgrade", "-1")
+    result = run("db", "downgrade", "-1")  # a relative revision is no option
     assert result.exit_code == 2
     assert "drops high_scores: 5 rows\n" in result.stdout
     assert "drops games: 0 rows\n" in result.stdout and "drops events: 0 rows\n" in result.stdout
@@ -56,9 +61,11 @@ def test_downgrade_to_base_with_games_names_every_row_it_drops(run: Run, db_url:
     result = run("db", "downgrade", "base")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == [
+        "drops games.height: 1 row", "drops games.width: 1 row",
+        "drops high_scores.height: 0 rows", "drops high_scores.width: 0 rows",
         "drops high_scores: 5 rows", "drops games: 1 row", "drops events: 2 rows"]
-    assert result.stderr == "error: refusing to drop 8 rows without --yes\n"
-    assert run("db", "current").stdout == "0003 (head)\n"
+    assert result.stderr == "error: refusing to drop 10 rows without --yes\n"
+    assert run("db", "current").stdout == f"{HEAD} (head)\n"
     assert run("db", "downgrade", "base", "--yes").exit_code == 0
     assert run("db", "current").stdout == "none (no schema yet)\n"
 
@@ -101,7 +108,7 @@ def test_downgrade_to_base_and_an_unknown_revision(run: Run) -> None:
 
 def test_data_commands_migrate_by_themselves(run: Run, db_url: str) -> None:
     assert run("highscores", "list").exit_code == 0
-    assert run("db", "current").stdout == "0003 (head)\n"
+    assert run("db", "current").stdout == f"{HEAD} (head)\n"
     services = Services.from_url(db_url)
     try:
         assert len(services.high_scores()) == 5  # RULES E2's default table

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from cli.serve import gunicorn_argv, wsgi_target
+from service.store.migrations import head_revisions
 from tests.cli.conftest import SQUARES, Run
 
 STARTUP_SECONDS = 15
@@ -69,7 +70,7 @@ def test_serve_answers_healthz(db_url: str, run: Run, extra: list[str],
         wait_for_health(port, process, log)
     finally:
         stop(process)
-    assert run("db", "current").stdout == "0003 (head)\n"  # serve migrated the database
+    assert run("db", "current").stdout == f"{head_revisions()[0]} (head)\n"  # serve migrated the database
 
 
 def test_gunicorn_command_line() -> None:

@@ -189,3 +189,25 @@ def test_every_migration_declares_what_its_downgrade_drops(empty_database_url: s
             dropped = lost if not gained else set()
             assert len(lost) >= len(gained)
             assert dropped == set(declared.get(table, ())), (script.revision, table)
+
+
+def test_0004_fills_the_field_size_of_existing_games_and_their_high_scores(
+        empty_database_url: str) -> None:
+    url = empty_database_url
+    migrate(url)
+    services = Services.from_url(url)
+    game = GameFactory.create(services=services, finished=True, small=True)  # 7 x 9
+    services.store.dispose()
+    downgrade(url, "0003")
+    migrate(url)
+    services = Services.from_url(url)
+    try:
+        summary = services.get_summary(game.game_id)
+        assert (summary.height, summary.width) == (7, 9)
+        sizes = {(h.game_id, h.height, h.width) for h in services.high_scores(100)}
+        assert (game.game_id, 7, 9) in sizes and (None, None, None) in sizes
+        assert [h.game_id for h in services.high_scores(100, height=7, width=9)] == [
+            game.game_id]
+        assert services.verify() == []
+    finally:
+        services.store.dispose()

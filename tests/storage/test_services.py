@@ -52,6 +52,7 @@ def test_create_game_stores_the_first_event_and_a_summary(services: Services) ->
         updated_at=summary.created_at, finished_at=None, version=1, score1=0, score2=0,
         squares1=0, squares2=0,
         ownerless=created.state.ownerless, round=1, turn=1, stage=1, winner=None,
+        height=9, width=11,
     )
     assert summary.created_at == created.events[0].recorded_at
     assert services.get_state(created.game_id) == created.state
