@@ -6,7 +6,10 @@
 
 Dots are ``+``, horizontal lines ``---``, vertical lines ``|``, boxes show
 their owner's letter. With ``color=True`` ANSI colours follow RULES T7 (human
-blue, computer red, random/ownerless green) and the last turn is bold.
+blue, computer red, random/ownerless green) and the last turn is bold. With
+``axes=True`` the column numbers ``x`` head the board (tens above units, each
+digit over the middle of its column) and the row numbers ``y`` start each row:
+the coordinates of RULES F2, as the web board, hints and captions use them.
 """
 
 from __future__ import annotations
@@ -18,7 +21,32 @@ _BOLD = "\033[1m"
 _RESET = "\033[0m"
 
 
-def render_board(state: GameState, color: bool = False) -> str:
+def column_offsets(width: int) -> list[int]:
+    """Where each column x starts in a text row: dots and vertical lines are one
+    character wide, horizontal lines and boxes three."""
+    offsets, at = [], 0
+    for x in range(width):
+        offsets.append(at)
+        at += 1 if x % 2 == 0 else 3
+    return offsets
+
+
+def axis_header(width: int, margin: int = 3) -> list[str]:
+    """The column numbers over a board: a tens line (when x reaches 10) and a units
+    line, each digit over its column's middle character."""
+    offsets = column_offsets(width)
+    middles = [at + (x % 2) for x, at in enumerate(offsets)]
+    lines = []
+    digits = [(lambda x: str(x // 10) if x >= 10 else " "), (lambda x: str(x % 10))]
+    for digit in digits if width > 10 else digits[1:]:
+        row = [" "] * (middles[-1] + 1)
+        for x, at in enumerate(middles):
+            row[at] = digit(x)
+        lines.append(" " * margin + "".join(row).rstrip())
+    return lines
+
+
+def render_board(state: GameState, color: bool = False, axes: bool = False) -> str:
     g = state.geometry
     recent = set(state.current_turn.lines) | set(state.current_turn.squares)
     if state.last_turn:
@@ -43,7 +71,10 @@ def render_board(state: GameState, color: bool = False) -> str:
                 bold = _BOLD if (x, y) in recent else ""
                 text = f"{bold}{_COLORS[who]}{text}{_RESET}"
             cells.append(text)
-        rows.append("".join(cells).rstrip())
+        row = "".join(cells).rstrip()
+        rows.append(f"{y:>2} {row}".rstrip() if axes else row)
+    if axes:
+        rows = axis_header(g.width) + rows
     return "\n".join(rows)
 
 
@@ -73,8 +104,8 @@ def render_status(state: GameState) -> str:
     return "\n".join(lines)
 
 
-def render(state: GameState, color: bool = False) -> str:
-    return render_board(state, color) + "\n" + render_status(state)
+def render(state: GameState, color: bool = False, axes: bool = False) -> str:
+    return render_board(state, color, axes) + "\n" + render_status(state)
 
 
 def render_piece(shape: tuple[tuple[int, int], ...]) -> str:

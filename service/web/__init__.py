@@ -1,4 +1,5 @@
-"""The browser pages: play (`/`), replays (`/games`, `/games/<id>`) and high scores.
+"""The browser pages: play (`/`, `/play/<id>`), how to play, replays (`/games`,
+`/games/<id>`) and high scores.
 
 Pages are rendered by Jinja (autoescaped: names always show as text) and brought
 to life by a little plain JavaScript that talks to the JSON API under ``/api``.
@@ -31,7 +32,23 @@ def _services() -> Services:
 
 @bp.get("/")
 def play() -> str:
-    return render_template("play.html", active="play")
+    return render_template("play.html", active="play", game_id=None)
+
+
+@bp.get("/play/<game_id>")
+def play_game(game_id: str) -> str:
+    """A game's own address: the page resumes it with the token this browser keeps
+    (or shows it read-only). An unknown id is a 404 here, not a blank page."""
+    try:
+        _services().get_summary(game_id)
+    except GameNotFound:
+        abort(404)
+    return render_template("play.html", active="play", game_id=game_id)
+
+
+@bp.get("/how-to-play")
+def how_to_play() -> str:
+    return render_template("how_to_play.html", active="how")
 
 
 @bp.get("/games")
@@ -62,10 +79,19 @@ def replay(game_id: str) -> str:
         abort(404)
     series = _score_series([s.event for s in stored])
     steps = len(series)
-    step = request.args.get("step", 1, type=int) or 1
+    # Without ?step (the links of the games list and the high score table) or with
+    # ?step=last the replay opens at the final position, like a chess site's game.
+    wanted = request.args.get("step")
+    if wanted is None or wanted in ("last", "end"):
+        step = steps
+    else:
+        step = request.args.get("step", 1, type=int) or 1
     step = min(max(step, 1), steps)
-    seats = stored[0].event.seats  # type: ignore[attr-defined]
+    created = stored[0].event
+    seats = created.seats  # type: ignore[attr-defined]
     data: dict[str, Any] = {
+        "height": created.height,  # type: ignore[attr-defined]
+        "width": created.width,  # type: ignore[attr-defined]
         "game_id": game_id,
         "steps": steps,
         "step": step,
@@ -87,10 +113,42 @@ def _score_series(events: list[Any]) -> list[list[int]]:
     return series
 
 
+FIELD_SIZES = ((19, 33), (15, 25), (11, 17), (9, 13), (7, 9))  # the start form's sizes
+
+
+def field_size(row: Any) -> str:
+    """A game's or a high score's field as "19 × 33"; "—" when it is not known (the
+    default entries of the table; rows read before the field size was stored)."""
+    height, width = getattr(row, "height", None), getattr(row, "width", None)
+    return f"{height} × {width}" if height and width else "—"
+
+
+@bp.app_template_global("field_size")
+def _field_size(row: Any) -> str:
+    return field_size(row)
+
+
+def _size_arg() -> tuple[int, int] | None:
+    """``?size=19x33`` as (height, width); None for none or a malformed one."""
+    raw = request.args.get("size") or ""
+    parts = raw.lower().split("x")
+    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 3 for p in parts):
+        return None
+    return int(parts[0]), int(parts[1])
+
+
 @bp.get("/highscores")
 def highscores() -> str:
-    entries = _services().high_scores(limit=HIGH_SCORES_SHOWN)
+    size = _size_arg()
+    services = _services()
+    if size is None:
+        entries = services.high_scores(limit=HIGH_SCORES_SHOWN)
+    else:
+        entries = services.high_scores(limit=HIGH_SCORES_SHOWN, height=size[0], width=size[1])
+    sizes = list(FIELD_SIZES)
+    if size is not None and size not in sizes:
+        sizes.append(size)
     return render_template(
         "highscores.html", active="highscores", entries=entries,
-        game=request.args.get("game"),
+        game=request.args.get("game"), size=size, sizes=sizes,
     )

@@ -149,8 +149,24 @@ def test_every_page_works_without_a_violation(csp_page: tuple[Any, Watch],
     assert page.eval_on_selector(BOARD, "e => e.style.maxWidth").endswith("px")
     watch.assert_clean("/ (play)")
 
+    # The game's own URL (/play/<id>): resumed with the token kept per game id; the
+    # score animation and the feedback run under the policy too.
+    page.goto(f"/play/{game_id}")
+    page.wait_for_selector(f"{BOARD}[data-version]")
+    play_a_legal_move(page, live_server, game_id, use_keyboard=True)
+    expect(page.locator(f"{BOARD} .axes text").first).to_have_text("0")
+    watch.assert_clean("/play/<id>")
+
+    page.goto("/how-to-play")
+    expect(page.locator("svg.example").first).to_be_visible()
+    assert page.eval_on_selector("svg.example .slot.by-P", "e => getComputedStyle(e).stroke") \
+        == "rgb(31, 95, 214)"
+    watch.assert_clean("/how-to-play")
+
+    # The games list's script shows "Continue" for the game this browser holds.
     page.goto("/games")
     expect(page.locator(f'tr[data-game-id="{game_id}"]')).to_be_visible()
+    expect(page.locator(f'tr[data-game-id="{game_id}"] a.continue-link')).to_be_visible()
     watch.assert_clean("/games")
 
     # The replay page reads its <script type="application/json"> data block.
@@ -160,6 +176,8 @@ def test_every_page_works_without_a_violation(csp_page: tuple[Any, Watch],
     page.click("#next-btn")
     expect(page.locator(BOARD)).to_have_attribute("data-step", "3")
     expect(page.locator("#chart polyline")).to_have_count(2)
+    page.locator('#moves a[data-step="2"]').click()  # the move list
+    expect(page.locator(BOARD)).to_have_attribute("data-step", "2")
     watch.assert_clean("/games/<id>")
 
     page.goto("/highscores")

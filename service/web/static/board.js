@@ -10,7 +10,13 @@
 const SquaresBoard = (() => {
   const SVGNS = "http://www.w3.org/2000/svg";
   const U = 20; // SVG units per character cell (dots are 2 cells apart)
-  const PAD = 12;
+  const PAD = 12; // right and bottom margin
+  const PAD_L = 28; // room for the row numbers (the y axis)
+  const PAD_T = 24; // room for the column numbers (the x axis)
+  /* A point as the rules and the API name it, never broken across two lines. */
+  const pt = (x, y) => `(${x},\u00a0${y})`;
+  /* The points a line_placed event cost (older streams said `true` for 5). */
+  const penaltyOf = (d) => (d.penalty === true ? 5 : Number(d.penalty) || 0);
 
   function el(name, attrs, parent) {
     const node = document.createElementNS(SVGNS, name);
@@ -32,14 +38,26 @@ const SquaresBoard = (() => {
       this.slots = new Map();
       this.boxes = new Map();
       while (svg.firstChild) svg.removeChild(svg.firstChild);
-      const vw = 2 * PAD + (width - 1) * U;
-      const vh = 2 * PAD + (height - 1) * U;
+      const vw = PAD_L + PAD + (width - 1) * U;
+      const vh = PAD_T + PAD + (height - 1) * U;
+      this.units = vw;
       svg.setAttribute("viewBox", `0 0 ${vw} ${vh}`);
       // Small fields do not blow up to giant dots: at most 2.5 px per unit.
       svg.style.maxWidth = `${Math.round(vw * 2.5)}px`;
       svg.style.setProperty("--board-units", String(vw));
       svg.setAttribute("data-height", height);
       svg.setAttribute("data-width", width);
+      // Axis labels (RULES F2): x is the column along the top, y the row down the
+      // left, the same numbers as the captions, the hints and the text board.
+      const gAxes = el("g", { class: "axes", "aria-hidden": "true" }, svg);
+      for (let x = 0; x < width; x++) {
+        const t = el("text", { x: this.px(x), y: PAD_T - 9, "text-anchor": "middle", class: x % 2 ? "odd" : "even" }, gAxes);
+        t.textContent = String(x);
+      }
+      for (let y = 0; y < height; y++) {
+        const t = el("text", { x: PAD_L - 9, y: this.py(y) + 3.5, "text-anchor": "end", class: y % 2 ? "odd" : "even" }, gAxes);
+        t.textContent = String(y);
+      }
       const gBoxes = el("g", { class: "boxes" }, svg);
       const gSlots = el("g", { class: "slots" }, svg);
       const gDots = el("g", { class: "dots" }, svg);
@@ -58,10 +76,11 @@ const SquaresBoard = (() => {
           const a = horizontal ? [this.px(x - 1), this.py(y)] : [this.px(x), this.py(y - 1)];
           const b = horizontal ? [this.px(x + 1), this.py(y)] : [this.px(x), this.py(y + 1)];
           const g = el("g", { class: "slot empty", "data-x": x, "data-y": y }, gSlots);
-          // The hit area is a rect (a line has an empty bounding box when vertical).
-          const hw = horizontal ? 2 * U - 8 : 14;
-          const hh = horizontal ? 14 : 2 * U - 8;
-          el("rect", { class: "hit", x: this.px(x) - hw / 2, y: this.py(y) - hh / 2, width: hw, height: hh, rx: 7 }, g);
+          // The invisible hit area: every point of the board belongs to its nearest
+          // slot (a diamond from dot to dot and from box centre to box centre), so
+          // a tap needs no precision; its centre is the slot's centre.
+          const cx = this.px(x), cy = this.py(y);
+          el("polygon", { class: "hit", points: `${cx - U},${cy} ${cx},${cy - U} ${cx + U},${cy} ${cx},${cy + U}` }, g);
           el("line", { class: "ink", x1: a[0], y1: a[1], x2: b[0], y2: b[1] }, g);
           this.slots.set(key(x, y), g);
         }
@@ -72,8 +91,14 @@ const SquaresBoard = (() => {
       this.cursor = el("rect", { class: "cursor", visibility: "hidden", rx: 4 }, svg);
     }
 
-    px(x) { return PAD + x * U; }
-    py(y) { return PAD + y * U; }
+    px(x) { return PAD_L + x * U; }
+    py(y) { return PAD_T + y * U; }
+
+    /* Screen pixels per board unit as laid out now (the board scales to its box). */
+    scale() {
+      const box = this.svg.getBoundingClientRect();
+      return box.width / this.units;
+    }
 
     slot(x, y) { return this.slots.get(key(x, y)) || null; }
     box(x, y) { return this.boxes.get(key(x, y)) || null; }
@@ -125,6 +150,19 @@ const SquaresBoard = (() => {
       };
       mark(state.last_turn, "last");
       mark(state.current_turn, "cur");
+    }
+
+    /* The lines and squares of one replay step (or one event), outlined. */
+    markStep(ev) {
+      for (const n of this.svg.querySelectorAll(".step")) n.classList.remove("step");
+      const d = (ev && ev.data) || {};
+      if (ev && ev.type === "line_placed") {
+        this.slot(d.x, d.y)?.classList.add("step");
+        for (const [x, y] of d.squares) this.box(x, y)?.classList.add("step");
+      } else if (ev && ev.type === "piece_inserted") {
+        for (const [x, y] of d.lines) this.slot(x, y)?.classList.add("step");
+        for (const [x, y] of d.squares) this.box(x, y)?.classList.add("step");
+      }
     }
 
     clearHint() {
@@ -202,7 +240,7 @@ const SquaresBoard = (() => {
     };
     set("round", state.round);
     set("turn", state.over ? "—" : seatName(state, state.turn));
-    set("stage", state.over ? "game over" : state.stage);
+    set("stage", state.over ? "—" : state.stage);
     for (const seat of [1, 2]) {
       set(`label${seat}`, seatLabel(state, seat));
       set(`name${seat}`, seatName(state, seat));
@@ -226,8 +264,12 @@ const SquaresBoard = (() => {
     li.appendChild(pieceFigure(piece.shape, piece.size));
     const where = piece.skipped
       ? ` — skipped after ${piece.tries} tries`
-      : ` at ${piece.lines.map(([x, y]) => `(${x}, ${y})`).join(", ")}`;
-    li.appendChild(text("span", `Random piece: ${piece.size} line${piece.size === 1 ? "" : "s"}${where}`));
+      : ` at ${piece.lines.map(([x, y]) => pt(x, y)).join(", ")}`;
+    let caption = `Random piece: ${piece.size} line${piece.size === 1 ? "" : "s"}${where}`;
+    if (piece.squares && piece.squares.length) {
+      caption += ` — closed ${piece.squares.map(([x, y]) => pt(x, y)).join(", ")}, ownerless`;
+    }
+    li.appendChild(text("span", caption));
     list.appendChild(li);
     list.closest("section").hidden = false;
   }
@@ -271,7 +313,7 @@ const SquaresBoard = (() => {
     const plan2 = root.querySelector(".plan-2");
     plan2.hidden = !two;
     if (two) {
-      const where = two.best_x === null || two.best_x === undefined ? "" : ` at (${two.best_x}, ${two.best_y})`;
+      const where = two.best_x === null || two.best_x === undefined ? "" : ` at ${pt(two.best_x, two.best_y)}`;
       set("more2", `Stage 2, extra line${where}: ${two.reason}`);
     }
   }
@@ -280,18 +322,18 @@ const SquaresBoard = (() => {
   function describeEvent(ev, names) {
     const d = ev.data || {};
     const who = (seat) => names[seat] || `Seat ${seat}`;
-    const pt = (p) => `(${p[0]}, ${p[1]})`;
+    const at = (p) => pt(p[0], p[1]);
     const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
     switch (ev.type) {
       case "game_created":
         return `Game created: ${d.height} × ${d.width} field with ${plural(d.initial_lines.length, "random line")} (seed ${d.seed})`;
       case "line_placed": {
-        let s = `${who(d.seat)} placed a line at (${d.x}, ${d.y})`;
+        let s = `${who(d.seat)} placed a line at ${pt(d.x, d.y)}`;
         if (d.squares.length) {
-          const sq = d.squares.map((q) => pt(q) + (q[2] === ":" ? " ownerless" : ""));
+          const sq = d.squares.map((q) => at(q) + (q[2] === ":" ? " ownerless" : ""));
           s += ` — square${d.squares.length > 1 ? "s" : ""} at ${sq.join(", ")}`;
         }
-        if (d.penalty) s += ` — irregular, −${d.penalty} points`;
+        if (penaltyOf(d)) s += ` — irregular, −${penaltyOf(d)} points`;
         if (d.stage === 2) s += " (stage 2 extra line)";
         return s;
       }
@@ -302,8 +344,8 @@ const SquaresBoard = (() => {
       case "piece_inserted": {
         const what = `Random piece: ${plural(d.size, "line")}`;
         if (d.skipped) return `${what} — skipped after ${d.tries} tries`;
-        let s = `${what} at ${d.lines.map(pt).join(", ")}`;
-        if (d.squares.length) s += ` — ownerless square${d.squares.length > 1 ? "s" : ""} at ${d.squares.map(pt).join(", ")}`;
+        let s = `${what} at ${d.lines.map(at).join(", ")}`;
+        if (d.squares.length) s += ` — ownerless square${d.squares.length > 1 ? "s" : ""} at ${d.squares.map(at).join(", ")}`;
         return s;
       }
       case "move_explained":
@@ -319,5 +361,5 @@ const SquaresBoard = (() => {
     }
   }
 
-  return { describeEvent, Board, pieceFigure, text, seatLetter, seatName, seatLabel, fillStatus, fillPieces, addPiece, addPlan, plansOf, plansOfState, fillPlans };
+  return { pt, penaltyOf, describeEvent, Board, pieceFigure, text, seatLetter, seatName, seatLabel, fillStatus, fillPieces, addPiece, addPlan, plansOf, plansOfState, fillPlans };
 })();

@@ -85,19 +85,178 @@
       board = new B.Board($("board"), st.height, st.width);
     }
     board.paint(st);
+    const ev = events[k - 1] || answer.event;
+    board.markStep(ev);
     $("board").dataset.step = String(k);
     B.fillStatus($("status"), st);
     B.fillPieces($("pieces"), st.last_pieces || []);
     B.fillPlans($("ai-box"), events.length >= k ? B.plansOf(events.slice(0, k)) : B.plansOfState(st));
-    const ev = events[k - 1] || answer.event;
     $("step-desc").textContent = ev ? `Step ${k}: ${B.describeEvent(ev, names)}` : `Step ${k}`;
     markChart(k);
     $("prev-btn").disabled = k <= 1;
     $("first-btn").disabled = k <= 1;
     $("next-btn").disabled = k >= total;
     $("last-btn").disabled = k >= total;
+    $("prev-turn-btn").disabled = k <= 1;
+    $("next-turn-btn").disabled = k >= total;
+    markMove(k);
     // Warm the cache for the next step so stepping and autoplay stay smooth.
     if (k < total) stateAt(k + 1).catch(() => {});
+  }
+
+  // -- the move list: round -> turn -> stage -> steps, each one a link ---------------
+  let turnBounds = [1]; // the steps where a turn ends (and the next begins), with 1 and total
+  const moveLinks = new Map(); // step -> its link in the list
+
+  function shortLabel(ev) {
+    const d = ev.data || {};
+    switch (ev.type) {
+      case "line_placed": {
+        const letter = d.seat === 1 ? "P" : "C";
+        const won = d.squares.filter((q) => q[2] === letter).length;
+        const pen = B.penaltyOf(d);
+        let s = B.pt(d.x, d.y);
+        if (won) s += ` +${won}`;
+        if (pen) s += ` −${pen}`;
+        else if (d.squares.length > won) s += " :";
+        return s;
+      }
+      case "stage_advanced":
+        return d.reason === "irregular_square" ? "→ stage 2 (irregular)" : d.stage === 1 ? "end of turn" : `→ stage ${d.stage}`;
+      case "piece_inserted":
+        return d.skipped ? `piece ${d.size}: skipped` : `piece ${d.size}`;
+      case "move_explained":
+        return `plan ${d.stage}`;
+      case "game_over":
+        return "game over";
+      case "high_scores_entered":
+        return "high scores";
+      case "game_created":
+        return `start: ${d.height} × ${d.width}, seed ${d.seed}`;
+      default:
+        return ev.type;
+    }
+  }
+
+  function buildMoves() {
+    const nav = $("moves");
+    while (nav.firstChild) nav.removeChild(nav.firstChild);
+    moveLinks.clear();
+    turnBounds = [1];
+    const link = (ev) => {
+      const a = B.text("a", shortLabel(ev), `move move-${ev.type}`);
+      a.href = `?step=${ev.seq}`;
+      a.dataset.step = String(ev.seq);
+      a.title = B.describeEvent(ev, names);
+      moveLinks.set(ev.seq, a);
+      return a;
+    };
+    const rounds = document.createElement("ol");
+    rounds.className = "rounds";
+    let roundLi = null, turnLi = null, stageLi = null, stageList = null;
+    let round = 0, seat = 0, stage = 0, turnPoints = 0, turnHead = null;
+    const closeTurn = () => {
+      if (turnHead) turnHead.textContent = `${names[seat] || "Seat " + seat} ${turnPoints > 0 ? "+" + turnPoints : turnPoints < 0 ? "−" + -turnPoints : "±0"}`;
+    };
+    const openTurn = (r, s) => {
+      if (r !== round || !roundLi) {
+        round = r;
+        roundLi = document.createElement("li");
+        roundLi.className = "round";
+        roundLi.appendChild(B.text("h3", `Round ${r}`));
+        const turns = document.createElement("ol");
+        turns.className = "turns";
+        roundLi.appendChild(turns);
+        rounds.appendChild(roundLi);
+      }
+      seat = s;
+      turnPoints = 0;
+      turnLi = document.createElement("li");
+      turnLi.className = `turn seat-${s}`;
+      turnHead = B.text("span", "", `turn-head who-${s}`);
+      turnLi.appendChild(turnHead);
+      stageList = document.createElement("ol");
+      stageList.className = "stages";
+      turnLi.appendChild(stageList);
+      roundLi.querySelector("ol.turns").appendChild(turnLi);
+      stage = 0;
+    };
+    const openStage = (n) => {
+      stage = n;
+      stageLi = document.createElement("li");
+      stageLi.appendChild(B.text("span", `Stage ${n}`, "stage-name"));
+      stageList.appendChild(stageLi);
+    };
+    const first = events[0];
+    if (first) {
+      const start = document.createElement("p");
+      start.className = "moves-start";
+      start.appendChild(link(first));
+      nav.appendChild(start);
+    }
+    nav.appendChild(rounds);
+    let curRound = 1, curTurn = 1, curStage = 1;
+    for (const ev of events.slice(1)) {
+      const d = ev.data || {};
+      if (ev.type === "game_over" || ev.type === "high_scores_entered") {
+        closeTurn();
+        let end = nav.querySelector("p.moves-end");
+        if (!end) {
+          end = document.createElement("p");
+          end.className = "moves-end";
+          nav.appendChild(end);
+        }
+        end.appendChild(link(ev));
+        end.appendChild(document.createTextNode(" "));
+        continue;
+      }
+      if (!turnLi || curTurn !== seat || curRound !== round) {
+        closeTurn();
+        openTurn(curRound, curTurn);
+      }
+      if (stage !== curStage) openStage(curStage);
+      stageLi.appendChild(document.createTextNode(" "));
+      stageLi.appendChild(link(ev));
+      if (ev.type === "line_placed") {
+        const letter = d.seat === 1 ? "P" : "C";
+        turnPoints += d.squares.filter((q) => q[2] === letter).length - B.penaltyOf(d);
+      }
+      if (ev.type === "stage_advanced") {
+        curStage = d.stage;
+        if (d.stage === 1) {
+          turnBounds.push(ev.seq);
+          curRound = d.round;
+          curTurn = d.turn;
+        }
+      }
+    }
+    closeTurn();
+    turnBounds.push(total);
+    nav.addEventListener("click", (e) => {
+      const a = e.target.closest && e.target.closest("a[data-step]");
+      if (!a) return;
+      e.preventDefault();
+      go(Number(a.dataset.step));
+    });
+    markMove(step);
+  }
+
+  function markMove(k) {
+    const nav = $("moves");
+    for (const a of nav.querySelectorAll("a[aria-current]")) a.removeAttribute("aria-current");
+    const a = moveLinks.get(k);
+    if (!a) return;
+    a.setAttribute("aria-current", "step");
+    // Keep the current step in view inside the list, without scrolling the page.
+    const top = a.offsetTop; // .moves is positioned: offsets are inside it
+    if (top < nav.scrollTop || top > nav.scrollTop + nav.clientHeight - a.offsetHeight) {
+      nav.scrollTop = Math.max(0, top - nav.clientHeight / 2);
+    }
+  }
+
+  function turnStep(dir) {
+    if (dir > 0) return turnBounds.find((b) => b > wanted) ?? total;
+    return [...turnBounds].reverse().find((b) => b < wanted) ?? 1;
   }
 
   // -- autoplay ---------------------------------------------------------------------
@@ -198,9 +357,16 @@
     if (tag === "INPUT" && e.key !== " ") return; // the slider has its own arrows, Home, End
     // A focused button or link keeps its own Enter / Space.
     if ((tag === "BUTTON" || tag === "A") && (e.key === "Enter" || e.key === " ")) return;
+    if (e.shiftKey && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
+      e.preventDefault();
+      go(turnStep(e.key === "ArrowRight" ? 1 : -1));
+      return;
+    }
     const handlers = {
       ArrowLeft: () => go(wanted - 1),
       ArrowRight: () => go(wanted + 1),
+      PageUp: () => go(turnStep(-1)),
+      PageDown: () => go(turnStep(1)),
       Home: () => go(1),
       End: () => go(total),
       " ": togglePlay,
@@ -220,12 +386,17 @@
     click("prev-btn", () => go(wanted - 1));
     click("next-btn", () => go(wanted + 1));
     click("last-btn", () => go(total));
+    click("prev-turn-btn", () => go(turnStep(-1)));
+    click("next-turn-btn", () => go(turnStep(1)));
     click("play-btn", togglePlay);
     $("slider").addEventListener("input", () => go(Number($("slider").value)));
     $("speed").addEventListener("change", (e) => e.currentTarget.blur());
     document.addEventListener("keydown", onKey);
     drawChart();
-    loadEvents().then(() => show(wanted)).catch((e) => showError(e.message));
+    loadEvents().then(() => {
+      buildMoves();
+      show(wanted);
+    }).catch((e) => showError(e.message));
     show(step);
   }
 

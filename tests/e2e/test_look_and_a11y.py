@@ -1,0 +1,117 @@
+"""Every page at a desktop and a phone size (issue 14, items 9 and 10): axe-core finds
+no serious or critical accessibility violation, nothing overflows the screen sideways,
+and a screenshot of each is saved so that a change of look can be seen.
+
+The screenshots go to ``$SQUARES_SCREENSHOTS`` (default ``build/screenshots``, which
+git ignores), one PNG per page and size: ``<page>-<width>x<height>.png``. axe-core
+comes from the ``axe-playwright-python`` package (its bundled ``axe.min.js``);
+nothing is loaded from the network.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import LiveServer
+from .test_web_replay import play_by_api
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+BAD_IMPACTS = {"serious", "critical"}
+
+
+def screenshot_dir() -> Path:
+    path = Path(os.environ.get("SQUARES_SCREENSHOTS") or "build/screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def games(live_server: LiveServer) -> dict[str, Any]:
+    """A game in progress (round 2, after a computer turn) on the standard field and a
+    finished one on a tiny field, both played through the API."""
+    mid = live_server.post_json("/api/games", {"player_name": "Selin", "seed": 14,
+                                               "difficulty": "moderate"})
+    play_by_api(live_server, mid["game_id"], mid["token"], rounds=1)
+    done = live_server.post_json("/api/games", {"player_name": "Bora", "seed": 5,
+                                                "height": 7, "width": 9,
+                                                "difficulty": "easy"})
+    play_by_api(live_server, done["game_id"], done["token"], rounds=10_000)
+    assert live_server.get_json(f"/api/games/{done['game_id']}")["state"]["over"]
+    return {"mid": mid, "done": done}
+
+
+@pytest.fixture(params=sorted(SIZES), scope="module")
+def sized(request: Any, browser: Any, live_server: LiveServer) -> Iterator[tuple[str, Any]]:
+    width, height = SIZES[request.param]
+    phone = request.param == "phone"
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  base_url=live_server.base_url, bypass_csp=True,
+                                  has_touch=phone, is_mobile=phone)
+    context.set_default_timeout(20_000)
+    try:
+        yield request.param, context
+    finally:
+        context.close()
+
+
+def axe_violations(page: Any) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — "
+        + "; ".join(", ".join(n["target"]) for n in v["nodes"][:5])
+        for v in results.response["violations"]
+        if v["impact"] in BAD_IMPACTS
+    ]
+
+
+def pages_of(games: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(name, path, a selector that is there once the page is ready)."""
+    mid, done = games["mid"]["game_id"], games["done"]["game_id"]
+    return [
+        ("start", "/", "#start-form"),
+        ("how-to-play", "/how-to-play", "svg.example"),
+        ("play", f"/play/{mid}", "#board[data-version]"),
+        ("play-over", f"/play/{done}", "#over-table tbody[data-loaded]"),
+        ("games", "/games", "#games-table"),
+        ("replay", f"/games/{mid}", "#moves a[aria-current]"),
+        ("highscores", "/highscores", "#highscores-table"),
+    ]
+
+
+def test_every_page_is_accessible_fits_the_screen_and_is_photographed(
+    sized: tuple[str, Any], games: dict[str, Any], live_server: LiveServer
+) -> None:
+    size_name, context = sized
+    width, height = SIZES[size_name]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.route(lambda u: not u.startswith(live_server.base_url + "/"),
+               lambda route: (errors.append(route.request.url), route.abort()))
+    # This browser holds the games' tokens, as if it had started them.
+    page.goto("/how-to-play")
+    page.evaluate("""g => localStorage.setItem('squares.tokens', JSON.stringify(g))""",
+                  {games[k]["game_id"]: {"token": games[k]["token"], "at": 1} for k in games})
+    problems: list[str] = []
+    out = screenshot_dir()
+    for name, path, ready in pages_of(games):
+        page.goto(path)
+        page.wait_for_selector(ready, state="attached")
+        page.wait_for_timeout(150)  # let the score and list animations settle
+        overflow = page.evaluate("document.documentElement.scrollWidth")
+        if overflow > width:
+            problems.append(f"{name}: the page is {overflow} px wide on a {width} px screen")
+        problems += [f"{name}: {v}" for v in axe_violations(page)]
+        page.screenshot(path=str(out / f"{name}-{width}x{height}.png"), full_page=True)
+    print(f"screenshots: {out.resolve()}")
+    assert problems == []
+    assert errors == []
