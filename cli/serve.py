@@ -41,10 +41,13 @@ def gunicorn_cli_flags() -> set[str]:
     return {flag for setting in KNOWN_SETTINGS for flag in (setting.cli or [])}
 
 
-def gunicorn_argv(host: str, port: int, workers: int) -> list[str]:
+def gunicorn_argv(host: str, port: int, workers: int, threads: int = 32) -> list[str]:
+    # gthread workers: a live stream (GET /api/games/{id}/live) holds a thread while it
+    # is open, so each worker serves up to `threads` requests and streams at once.
     argv = [
         sys.executable, "-m", "gunicorn",
         "--workers", str(workers),
+        "--worker-class", "gthread", "--threads", str(threads),
         "--bind", f"{host}:{port}",
         "--access-logfile", "-",
     ]
@@ -62,10 +65,13 @@ def gunicorn_argv(host: str, port: int, workers: int) -> list[str]:
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64),
               help="gunicorn worker processes.")
+@click.option("--threads", default=32, show_default=True, type=click.IntRange(1, 1000),
+              help="Threads per worker: requests and open live streams at once.")
 @click.option("--no-gunicorn", "single", is_flag=True,
               help="Serve from this process with werkzeug instead of gunicorn.")
 @pass_app
-def serve(app: AppContext, host: str, port: int, workers: int, single: bool) -> None:
+def serve(app: AppContext, host: str, port: int, workers: int, threads: int,
+          single: bool) -> None:
     """Serve the game over HTTP (migrates the database first).
 
     Uses gunicorn when it is installed (``--no-gunicorn`` or a missing gunicorn:
@@ -76,7 +82,7 @@ def serve(app: AppContext, host: str, port: int, workers: int, single: bool) -> 
     # the workers open the file just migrated whatever directory they run in.
     os.environ["DATABASE_URL"] = app.url
     if not single and gunicorn_available():
-        argv = gunicorn_argv(host, port, workers)
+        argv = gunicorn_argv(host, port, workers, threads)
         click.echo(f"serving {safe_url(app.url)} with gunicorn on http://{host}:{port}", err=True)
         sys.stdout.flush()
         sys.stderr.flush()

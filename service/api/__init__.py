@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, render_template
 from flask_smorest import Api
 
-from . import errors
+from . import errors, feed
 from .routes import blp
 from .schemas import ErrorSchema, HealthSchema
 
@@ -74,3 +74,4 @@ def init_app(app: Flask) -> None:
     app.extensions["squares_api"] = api
     app.register_blueprint(docs)
     errors.register(app)
+    feed.init_app(app)

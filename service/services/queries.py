@@ -52,6 +52,15 @@ class QueryService(ServiceBase):
             version = uow.games.get(game_id).summary.version
             return uow.events.load(game_id, after=after, upto=version, limit=limit), version
 
+    def live_page(self, game_id: str, after: int,
+                  limit: int = 500) -> tuple[list[StoredEvent], int, bool]:
+        """The events after `after` (at most `limit`), the version they were read at
+        and whether the game is over, read together (for the live feed)."""
+        with self.store.unit_of_work(write=False) as uow:
+            summary = uow.games.get(game_id).summary
+            events = uow.events.load(game_id, after=after, upto=summary.version, limit=limit)
+            return events, summary.version, summary.status == "finished"
+
     def high_scores(self, limit: int = 10, *, height: int | None = None,
                     width: int | None = None) -> list[HighScore]:
         """Descending score; ties: oldest first; one field size if given."""

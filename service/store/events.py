@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select
+from sqlalchemy import bindparam, delete, func, insert, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -29,6 +29,7 @@ _SELECT = (
     .order_by(_T.c.seq)
 )
 NO_LIMIT = 2**31 - 1
+NOTIFY_CHANNEL = "squares_events"  # the live feed LISTENs on it (service/live.py)
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,14 @@ class EventRepository:
              limit: int | None = None) -> list[StoredEvent]:
         """The events with ``after < seq <= upto``, oldest first (at most `limit`)."""
         return [raw.decode(game_id) for raw in self.raw(game_id, after, upto, limit)]
+
+    def announce(self, game_id: str, seq: int) -> None:
+        """PostgreSQL: ``NOTIFY`` the live feed's listeners that `game_id` reached
+        `seq`; delivered only if and when this transaction commits. (SQLite has no
+        notifications: the feed polls.) One per append, not per event."""
+        if self._conn.dialect.name == "postgresql":
+            self._conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                               {"channel": NOTIFY_CHANNEL, "payload": f"{game_id}:{seq}"})
 
     def last_seq(self, game_id: str) -> int | None:
         seq = self._conn.execute(select(func.max(_T.c.seq)).where(_T.c.game_id == game_id))

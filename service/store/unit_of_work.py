@@ -80,6 +80,7 @@ class UnitOfWork:
         self.games.add(summary_of(game_id, state, stored), token_hash=token_hash,
                        token_salt=token_salt)
         self.events.insert(stored)
+        self.events.announce(game_id, stored[-1].seq)
         self.high_scores.record(stored, state)
         self.snapshots.put(game_id, state.copy())
         return stored
@@ -97,6 +98,7 @@ class UnitOfWork:
         values = summary_values(state_after, stored[-1].recorded_at, finished_at(stored))
         self.games.advance(game_id, expected_version, values)
         self.events.insert(stored)
+        self.events.announce(game_id, stored[-1].seq)
         self.high_scores.record(stored, state_after)
         self.snapshots.put(game_id, state_after.copy())
         return stored

@@ -8,6 +8,7 @@ from typing import Any
 from .helpers import CheckedClient
 
 PATHS = {
+    "/api/games/{game_id}/live": {"get"},
     "/healthz": {"get"},
     "/readyz": {"get"},
     "/api/games": {"get", "post"},
