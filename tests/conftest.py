@@ -26,6 +26,8 @@ on the app's database.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -55,6 +57,10 @@ from tests.databases import (
 def pytest_configure(config: pytest.Config) -> None:
     if postgres_required() and not postgres_admin_url():
         raise pytest.UsageError(f"{REQUIRE_POSTGRES_VAR}=1 but {POSTGRES_URL_VAR} is unset")
+    # `squares play` keeps the tokens of the games it creates: not in the home
+    # directory of whoever runs the tests.
+    tokens_dir = tempfile.mkdtemp(prefix="squares-tokens-")
+    os.environ.setdefault("SQUARES_TOKENS_FILE", os.path.join(tokens_dir, "tokens.json"))
 
 
 def pytest_report_header(config: pytest.Config) -> str:
