@@ -29,7 +29,7 @@ from .events import (
     Seat,
     StageAdvanced,
 )
-from .state import EMPTY, CorruptStream, GameState, apply_in_place, fold
+from .state import EMPTY, GameState, apply_in_place
 
 LEVELS = ("easy", "moderate", "hard", "expert")
 MODES = ("vs_computer", "two_players", "computer_vs_computer")
@@ -390,108 +390,3 @@ def legal_actions(state: GameState) -> LegalActions:
     if state.stage2_line_placed:
         return LegalActions(state.turn, (), True)
     return LegalActions(state.turn, tuple(empty), False)
-
-
-def replay_check(events: list[Event], *, partial_tail: bool = False) -> GameState:
-    """Fold `events`, re-deciding everything, to prove the stream is exactly what
-    the rules make of its commands and its seed.
-
-    The first event is re-created from its seed and settings (the initial lines);
-    each player command (a line, an advance, the computer's explanation) is
-    re-decided, and every event it causes must follow it unchanged: the random
-    pieces (shape, offset, tries, skip, drawn with `game_rng` exactly as `decide`
-    draws them), game over and the high score entries. Raises `CorruptStream`
-    naming the 1-based position of the first event that differs. A stream that
-    stops inside the events of one command (e.g. after one of three pieces) is
-    refused too, unless `partial_tail` (a prefix of a stream, as a replay shows).
-    """
-    if not events:
-        raise CorruptStream("an empty stream")
-    created = events[0]
-    if not isinstance(created, GameCreated):
-        raise CorruptStream("event 1: a stream starts with game_created")
-    _expect(events, 0, _recreate(created), partial_tail)
-    state = fold(events[:1])
-    i = 1
-    while i < len(events):
-        command = _command_behind(events[i])
-        if command is None:
-            raise CorruptStream(
-                f"event {i + 1}: {events[i].TYPE} without the command that causes it"
-            )
-        expected = _redecide(state, command, i + 1)
-        _expect(events, i, expected, partial_tail)
-        for offset, event in enumerate(expected):
-            try:
-                apply_in_place(state, event)
-            except CorruptStream as exc:  # pragma: no cover - decide's events fold
-                raise CorruptStream(f"event {i + offset + 1}: {exc}") from exc
-        i += len(expected)
-    return state
-
-
-def _recreate(created: GameCreated) -> list[Event]:
-    """The game_created event that `start_game` makes of this one's settings."""
-    first, second = created.seats
-    command = NewGame(
-        seed=created.seed, player_name=first.name,
-        difficulty=first.level if created.mode == "computer_vs_computer" else (
-            second.level or created.difficulty),
-        mode=created.mode, height=created.height, width=created.width,
-        second_name=second.name if created.mode == "two_players" else None,
-        second_level=second.level if created.mode == "computer_vs_computer" else None,
-    )
-    try:
-        return start_game(command)
-    except RuleViolation as exc:
-        raise CorruptStream(f"event 1 breaks a rule: {exc.code}") from exc
-
-
-def _expect(events: list[Event], at: int, expected: list[Event], partial_tail: bool) -> None:
-    """`events` from index `at` on must start with `expected`."""
-    for offset, want in enumerate(expected):
-        position = at + offset + 1
-        if position > len(events):
-            if partial_tail:
-                return
-            raise CorruptStream(f"event {position}: the stream ends before the "
-                                f"{want.TYPE} that the rules add here")
-        have = events[at + offset]
-        if have != want:
-            raise CorruptStream(f"event {position}: {_difference(have, want)}")
-
-
-def _difference(have: Event, want: Event) -> str:
-    if type(have) is not type(want):
-        return f"{have.TYPE} where the rules give {want.TYPE}"
-    fields = [f for f in have.to_dict()["data"] if getattr(have, f) != getattr(want, f)]
-    what = ", ".join(f"{f} {getattr(have, f)!r} (the rules give {getattr(want, f)!r})"
-                     for f in fields[:3])
-    return f"{have.TYPE} differs from what the rules decide: {what}"
-
-
-def _command_behind(event: Event) -> Command | None:
-    if isinstance(event, LinePlaced):
-        return PlaceLine(event.seat, event.x, event.y)
-    if isinstance(event, StageAdvanced) and event.reason == "player":
-        return Advance(event.seat)
-    if isinstance(event, MoveExplained):
-        return Explain(
-            event.seat,
-            event.level,
-            event.best_point,
-            event.best_x,
-            event.best_y,
-            event.best_direction,
-            event.starts,
-            event.trials,
-            event.reason,
-        )
-    return None
-
-
-def _redecide(state: GameState, command: Command, position: int) -> list[Event]:
-    try:
-        return decide(state, command)
-    except RuleViolation as exc:
-        raise CorruptStream(f"event {position} breaks a rule: {exc.code}") from exc

@@ -8,7 +8,7 @@ import json
 import re
 
 from ..domain.events import Event, EventFormatError, event_from_dict, event_to_json
-from ..domain.rules import replay_check
+from ..domain.replay_check import replay_check
 from ..domain.state import CorruptStream, GameState, apply_in_place, fold
 from ..errors import InvalidStream
 
@@ -54,7 +54,7 @@ def parse_stream(text: str) -> list[Event]:
 
 
 def check_stream(events: list[Event]) -> GameState:
-    """The final state of a whole, legal stream (`rules.replay_check`: every random
+    """The final state of a whole, legal stream (`replay_check.replay_check`: every random
     outcome re-derived from the seed); `InvalidStream` naming the first bad line."""
     try:
         return replay_check(events)

@@ -1,7 +1,7 @@
 """`verify`: check one stored game from scratch, without snapshots.
 
 Each events row must decode strictly, the sequence must be gap-free, the stream must
-be exactly what the rules make of its commands and its seed (`rules.replay_check`,
+be exactly what the rules make of its commands and its seed (`replay_check.replay_check`,
 which re-derives every random outcome), and the games row and the high score rows
 must be what the events say.
 """
@@ -9,7 +9,7 @@ must be what the events say.
 from __future__ import annotations
 
 from ..domain.events import EventFormatError, HighScoresEntered
-from ..domain.rules import replay_check
+from ..domain.replay_check import replay_check
 from ..domain.state import CorruptStream
 from ..store import StoredEvent, UnitOfWork
 from ..store.games import summary_of

@@ -31,6 +31,7 @@ from service.domain.events import (
     event_from_dict,
     event_to_json,
 )
+from service.domain.replay_check import replay_check
 from service.domain.rules import (
     Advance,
     Command,
@@ -39,7 +40,6 @@ from service.domain.rules import (
     RuleViolation,
     decide,
     legal_actions,
-    replay_check,
     start_game,
 )
 from service.domain.state import EMPTY, CorruptStream, GameState, apply_all, fold

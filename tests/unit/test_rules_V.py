@@ -21,7 +21,8 @@ from service.domain.events import (
     event_to_json,
 )
 from service.domain.players import Greedy, play_turn
-from service.domain.rules import NewGame, PlaceLine, decide, replay_check, start_game
+from service.domain.replay_check import replay_check
+from service.domain.rules import NewGame, PlaceLine, decide, start_game
 from service.domain.state import CorruptStream, apply, apply_all, fold
 
 from .helpers import Game
