@@ -26,7 +26,7 @@ from service.domain.rules import RuleViolation
 from service.domain.state import CorruptStream
 from service.errors import GameNotFound, ServiceError
 
-from . import db, games, highscores, maintenance, play, replay, serve, simulate
+from . import db, games, highscores, maintenance, play, replay, serve, simulate, watch
 from .context import AppContext
 from .output import CliFailure
 
@@ -161,5 +161,6 @@ for command in (
     highscores.highscores,
     simulate.simulate,
     play.play,
+    watch.watch,
 ):
     cli.add_command(command)

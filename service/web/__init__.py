@@ -1,5 +1,5 @@
 """The browser pages: play (`/`, `/play/<id>`), how to play, replays (`/games`,
-`/games/<id>`) and high scores.
+`/games/<id>`), high scores and spectating (`/live`, `/watch/<id>`).
 
 Pages are rendered by Jinja (autoescaped: names always show as text) and brought
 to life by a little plain JavaScript that talks to the JSON API under ``/api``.
@@ -111,6 +111,28 @@ def _score_series(events: list[Any]) -> list[list[int]]:
         apply_in_place(state, event)
         series.append(list(state.scores))
     return series
+
+
+LIVE_GAMES_SHOWN = 50
+
+
+@bp.get("/watch/<game_id>")
+def watch(game_id: str) -> str:
+    """A game's live board for anyone, read-only: watch.js follows the game's
+    Server-Sent Events (``/api/games/<id>/live``). An unknown id is a 404."""
+    try:
+        summary = _services().get_summary(game_id)
+    except GameNotFound:
+        abort(404)
+    return render_template("watch.html", active="live", summary=summary, game_id=game_id)
+
+
+@bp.get("/live")
+def live() -> str:
+    """The active games, the latest move first, each with a Watch link."""
+    rows, _total = _services().list_games(status="active", limit=LIVE_GAMES_SHOWN)
+    rows = sorted(rows, key=lambda g: g.updated_at, reverse=True)
+    return render_template("live.html", active="live", games=rows)
 
 
 FIELD_SIZES = ((19, 33), (15, 25), (11, 17), (9, 13), (7, 9))  # the start form's sizes

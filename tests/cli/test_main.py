@@ -11,7 +11,7 @@ from cli.main import cli
 from cli.output import fmt_time, jsonable, safe_url, table
 
 COMMANDS = ["serve", "db", "games", "replay", "verify", "rebuild", "highscores", "simulate",
-            "play"]
+            "play", "watch"]
 
 
 def test_help_lists_every_command() -> None:

@@ -1,0 +1,168 @@
+/* Squares: the spectator page (/watch/<id>). Read-only: the state comes from
+   GET /api/games/{id}; the game's events arrive as Server-Sent Events from
+   /api/games/{id}/live (the browser's EventSource resumes by itself with
+   Last-Event-ID). Each event is captioned and the board is redrawn from a fresh
+   state, at most one request in flight, so the rules live on the server only. */
+"use strict";
+
+(() => {
+  const B = SquaresBoard;
+  const $ = (id) => document.getElementById(id);
+  const root = $("watch-root");
+  const gameId = root.dataset.gameId;
+  const base = `/api/games/${encodeURIComponent(gameId)}`;
+  const EVENT_TYPES = ["game_created", "line_placed", "stage_advanced", "piece_inserted",
+    "move_explained", "game_over", "high_scores_entered", "message"];
+  const FEED_MAX = 200; // captions kept on the page
+
+  let board = null;
+  let state = null;
+  let names = {};
+  let source = null;
+  let lastSeq = 0; // the newest event captioned
+  let fetching = false;
+  let again = false; // an event arrived while a request was in flight
+
+  async function getJson(path) {
+    const resp = await fetch(path, { headers: { Accept: "application/json" }, cache: "no-store" });
+    const body = await resp.json().catch(() => null);
+    if (!resp.ok) {
+      const err = (body && body.error) || {};
+      throw new Error(err.message || `The request failed (HTTP ${resp.status}).`);
+    }
+    return body;
+  }
+
+  function setLive(text, cls) {
+    const box = $("live-state");
+    box.textContent = text;
+    box.className = "live-state" + (cls ? " " + cls : "");
+  }
+
+  function showError(message) {
+    const box = $("message");
+    box.textContent = message;
+    box.className = "message error";
+  }
+
+  function clearError() {
+    $("message").textContent = "";
+    $("message").className = "message";
+  }
+
+  function draw(st) {
+    if (state && st.version < state.version) return; // an older answer: keep the newer one
+    if (!board || board.height !== st.height || board.width !== st.width) {
+      board = new B.Board($("board"), st.height, st.width);
+    }
+    state = st;
+    names = Object.fromEntries(st.seats.map((s) => [s.seat, s.name]));
+    board.paint(st);
+    B.fillStatus($("status"), st);
+    for (const node of [$("board"), root]) {
+      node.dataset.version = String(st.version);
+      node.dataset.stage = String(st.stage);
+      node.dataset.over = st.over ? "true" : "false";
+    }
+    root.classList.toggle("is-over", st.over);
+    if (st.over) {
+      const name = (seat) => B.seatName(st, seat);
+      const result = st.winner === 0 ? "A draw." : `${name(st.winner)} wins.`;
+      $("over-result").textContent = `${name(1)} ${st.scores[0]} : ${st.scores[1]} ${name(2)} — ${result}`;
+      $("over").hidden = false;
+      document.title = "Squares — watching: game over";
+      setLive("Game over.", "ended");
+      stop();
+    } else {
+      document.title = `Squares — watching: round ${st.round}, ${B.seatName(st, st.turn)}, stage ${st.stage}`;
+    }
+  }
+
+  /* Re-read the state; while a request is in flight, one more follows it. */
+  async function refresh() {
+    if (fetching) {
+      again = true;
+      return;
+    }
+    fetching = true;
+    try {
+      do {
+        again = false;
+        const answer = await getJson(base);
+        draw(answer.state);
+      } while (again);
+      clearError();
+    } catch (e) {
+      showError(e.message);
+    } finally {
+      fetching = false;
+    }
+  }
+
+  function caption(ev) {
+    const feed = $("feed");
+    const li = B.text("li", B.describeEvent(ev, names), `ev ev-${ev.type}`);
+    li.dataset.seq = String(ev.seq);
+    feed.insertBefore(li, feed.firstChild);
+    while (feed.children.length > FEED_MAX) feed.removeChild(feed.lastChild);
+  }
+
+  function onEvent(message) {
+    let ev;
+    try {
+      ev = JSON.parse(message.data);
+    } catch (e) {
+      return;
+    }
+    if (!ev || typeof ev.seq !== "number" || ev.seq <= lastSeq) return;
+    lastSeq = ev.seq;
+    caption(ev);
+    if (board && state && ev.seq > state.version) board.markStep(ev);
+    setLive("Live: following the game as it is played.", "live");
+    refresh();
+  }
+
+  function stop() {
+    if (source) {
+      source.close();
+      source = null;
+    }
+  }
+
+  function follow(after) {
+    if (typeof EventSource === "undefined") {
+      setLive("This browser cannot follow games live; reload the page to see the newest state.", "ended");
+      return;
+    }
+    source = new EventSource(`${base}/live?after=${after}`);
+    for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
+    source.addEventListener("open", () => setLive("Live: following the game as it is played.", "live"));
+    source.addEventListener("error", () => {
+      if (!source) return;
+      if (source.readyState === EventSource.CLOSED) {
+        // Refused (too many streams, the game was deleted): try once more later.
+        stop();
+        setLive("The live feed was lost; retrying…", "lost");
+        setTimeout(() => { if (!state || !state.over) { refresh(); follow(lastSeq); } }, 5000);
+      } else {
+        setLive("Reconnecting…", "lost");
+        refresh(); // the stream ends after game over: the state says so
+      }
+    });
+  }
+
+  async function start() {
+    try {
+      const answer = await getJson(base);
+      draw(answer.state);
+    } catch (e) {
+      showError(e.message);
+      setLive("Could not load the game.", "ended");
+      return;
+    }
+    lastSeq = state.version;
+    if (!state.over) follow(state.version);
+  }
+
+  start();
+})();
