@@ -87,6 +87,11 @@ class Feed:
             changed = self._changed[game_id]
             return changed.wait_for(lambda: self._versions.get(game_id, 0) > past, timeout)
 
+    def version(self, game_id: str) -> int:
+        """The newest version this process knows of `game_id` (0: none yet)."""
+        with self._lock:
+            return self._versions.get(game_id, 0)
+
     def watched(self) -> int:
         with self._lock:
             return sum(self._watchers.values())
@@ -165,6 +170,41 @@ class Feed:
                     return
 
 
+Page = tuple[list[dict[str, Any]], int, bool]  # event views, the version read at, over
+
+
+class SharedReads:
+    """The streams of one game that a wake-up finds at the same position read its new
+    events once per process, not once each. A page read at version V answers every
+    stream asking from the same position while the feed knows no newer version:
+    committed events never change, so a page is only ever incomplete, never wrong, and
+    an incomplete one is read anew as soon as the feed knows more."""
+
+    MAX_PAGES = 2048
+
+    def __init__(self, feed: Feed, read: Callable[[str, int], Page]) -> None:
+        self.feed = feed
+        self._read = read
+        self._lock = threading.Lock()
+        self._game_locks: dict[str, threading.Lock] = {}
+        self._pages: dict[tuple[str, int], Page] = {}
+
+    def read(self, game_id: str, after: int) -> Page:
+        with self._lock:
+            game_lock = self._game_locks.setdefault(game_id, threading.Lock())
+        with game_lock:  # the first reader reads; the others find its page
+            page = self._pages.get((game_id, after))
+            if page is not None and page[1] >= self.feed.version(game_id):
+                return page
+            page = self._read(game_id, after)
+            with self._lock:
+                if len(self._pages) >= self.MAX_PAGES:
+                    self._pages.clear()
+                    self._game_locks = {game_id: game_lock}
+                self._pages[(game_id, after)] = page
+            return page
+
+
 class StreamSlots:
     """Caps on open streams: per client address and per process."""
 
@@ -224,7 +264,7 @@ class Released:
 
 
 def stream(feed: Feed, game_id: str, after: int,
-           read: Callable[[str, int], tuple[list[dict[str, Any]], int, bool]], *,
+           read: Callable[[str, int], Page], *,
            heartbeat_s: float, max_s: float) -> Iterator[str]:
     """The SSE text of `game_id`'s events after `after`, as they are committed.
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request
 
-from ..live import Feed, Released, StreamSlots, stream
+from ..live import Feed, Page, Released, SharedReads, StreamSlots, stream
 from . import schemas as s
 from .errors import error_response
 from .routes import _errors, _game_id, _services, blp
@@ -39,7 +39,15 @@ POSITION = re.compile(r"^\s*(\d{1,10})\s*$")
 def init_app(app: Flask) -> None:
     for key, default in SETTINGS.items():
         app.config.setdefault(key, type(default)(os.environ.get(key, default)))
-    app.extensions["squares_feed"] = Feed(app.extensions["squares"].store)
+    services = app.extensions["squares"]
+    feed = Feed(services.store)
+
+    def read(game_id: str, after: int) -> Page:
+        events, version, over = services.live_page(game_id, after)
+        return [event_view(e) for e in events], version, over
+
+    app.extensions["squares_feed"] = feed
+    app.extensions["squares_reads"] = SharedReads(feed, read)
     app.extensions["squares_streams"] = StreamSlots(app.config["SQUARES_LIVE_PER_CLIENT"],
                                                     app.config["SQUARES_LIVE_TOTAL"])
 
@@ -79,11 +87,8 @@ def live(game_id: str) -> Any:
         response.headers["Retry-After"] = "5"
         return response
 
-    def read(gid: str, since: int) -> tuple[list[dict[str, Any]], int, bool]:
-        events, version, over = services.live_page(gid, since)
-        return [event_view(e) for e in events], version, over
-
-    body = stream(app.extensions["squares_feed"], game_id, after, read,
+    body = stream(app.extensions["squares_feed"], game_id, after,
+                  app.extensions["squares_reads"].read,
                   heartbeat_s=app.config["SQUARES_LIVE_HEARTBEAT_S"],
                   max_s=app.config["SQUARES_LIVE_MAX_S"])
     return Response(Released(body, lambda: slots.release(client)),
