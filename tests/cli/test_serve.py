@@ -19,7 +19,7 @@ from cli.serve import gunicorn_argv, wsgi_target
 from service.store.migrations import head_revisions
 from tests.cli.conftest import SQUARES, Run
 
-STARTUP_SECONDS = 15
+STARTUP_SECONDS = 30
 
 
 def free_port() -> int:

@@ -16,12 +16,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import sysconfig
-import time
 import urllib.error
 import urllib.request
 import zipfile
@@ -29,10 +26,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.test_serve import free_port, stop, wait_for_health
+
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("pyproject.toml", "README.md", "service", "cli", "migrations")
 PACKAGES = ("service", "cli", "migrations")
-STARTUP_SECONDS = 30
 
 pytestmark = pytest.mark.slow
 
@@ -123,40 +121,9 @@ def dependency_paths() -> list[str]:
     return paths
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def get(port: int, path: str) -> tuple[int, bytes]:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as resp:
         return resp.status, resp.read()
-
-
-def wait_for_health(port: int, process: subprocess.Popen[bytes], log: Path) -> bytes:
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"the server exited with {process.returncode}:\n{log.read_text()}")
-        try:
-            status, body = get(port, "/healthz")
-            if status == 200:
-                return body
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.1)
-    pytest.fail(f"/healthz did not answer 200 within {STARTUP_SECONDS} s:\n{log.read_text()}")
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
 
 
 def test_installed_wheel_migrates_and_serves(tmp_path: Path) -> None:
@@ -194,7 +161,8 @@ def test_installed_wheel_migrates_and_serves(tmp_path: Path) -> None:
             cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
         )
     try:
-        assert json.loads(wait_for_health(port, process, log)) == {"status": "ok"}
+        wait_for_health(port, process, log)
+        assert json.loads(get(port, "/healthz")[1]) == {"status": "ok"}
         assert "with gunicorn" in log.read_text()
         # Templates, assets and the migrated data (RULES E2's table) come along too.
         status, page = get(port, "/highscores")
