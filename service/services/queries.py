@@ -35,10 +35,13 @@ class QueryService(ServiceBase):
             return state, event, version
 
     def list_games(self, *, status: str | None = None, player: str | None = None,
-                   limit: int = 20, offset: int = 0) -> tuple[list[GameSummary], int]:
-        """Newest first, and the total that match. `player` matches either seat's name."""
+                   limit: int = 20, offset: int = 0,
+                   by_last_move: bool = False) -> tuple[list[GameSummary], int]:
+        """Newest first (or the latest move first), and the total that match.
+        `player` matches either seat's name."""
         with self.store.unit_of_work(write=False) as uow:
-            return uow.queries.games(status=status, player=player, limit=limit, offset=offset)
+            return uow.queries.games(status=status, player=player, limit=limit, offset=offset,
+                                     by_last_move=by_last_move)
 
     def events_of(self, game_id: str, after: int = 0,
                   limit: int | None = None) -> list[StoredEvent]:

@@ -13,8 +13,10 @@ class Queries:
         self._conn = conn
 
     def games(self, *, status: str | None = None, player: str | None = None,
-              limit: int = 20, offset: int = 0) -> tuple[list[GameSummary], int]:
-        """Newest first, and how many match. `player` matches either seat's name."""
+              limit: int = 20, offset: int = 0,
+              by_last_move: bool = False) -> tuple[list[GameSummary], int]:
+        """Newest first (or the latest move first), and how many match. `player`
+        matches either seat's name."""
         t = games_table
         query = select(t)
         if status is not None:
@@ -25,7 +27,8 @@ class Queries:
             select(func.count()).select_from(query.subquery())
         ).scalar_one()
         rows = self._conn.execute(
-            query.order_by(t.c.created_at.desc(), t.c.game_id).limit(limit).offset(offset)
+            query.order_by(t.c.updated_at.desc() if by_last_move else t.c.created_at.desc(),
+                           t.c.game_id).limit(limit).offset(offset)
         )
         return [summary_from_row(r._mapping) for r in rows], int(total)
 

@@ -130,8 +130,8 @@ def watch(game_id: str) -> str:
 @bp.get("/live")
 def live() -> str:
     """The active games, the latest move first, each with a Watch link."""
-    rows, _total = _services().list_games(status="active", limit=LIVE_GAMES_SHOWN)
-    rows = sorted(rows, key=lambda g: g.updated_at, reverse=True)
+    rows, _total = _services().list_games(status="active", limit=LIVE_GAMES_SHOWN,
+                                          by_last_move=True)
     return render_template("live.html", active="live", games=rows)
 
 

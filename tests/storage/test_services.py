@@ -302,3 +302,13 @@ def test_admin_inputs_out_of_range_are_refused_not_crashed(services: Services) -
         assert caught.value.code == "invalid_score"
     assert services.add_high_score("Ada", 2**31 - 1).score == 2**31 - 1
     assert services.prune_unfinished(timedelta(days=999_999_999)) == 0  # past year 1
+
+
+def test_list_games_by_last_move(services: Services) -> None:
+    first = services.create_game(player_name="Ada", height=7, width=7, seed=1)
+    second = services.create_game(player_name="Bo", height=7, width=7, seed=2)
+    services.advance(first.game_id, first.token)  # the older game moves last
+    newest_first = [g.game_id for g in services.list_games()[0]]
+    assert newest_first[:2] == [second.game_id, first.game_id]
+    by_move = [g.game_id for g in services.list_games(by_last_move=True)[0]]
+    assert by_move[:2] == [first.game_id, second.game_id]
