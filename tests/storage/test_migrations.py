@@ -11,7 +11,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 
 from service import config
-from service.services import Services
+from service.services import CreatedGame, Services
 from service.store import EventStore, downgrade, make_engine, metadata, migrate
 from tests.factories import GameFactory
 
@@ -55,13 +55,20 @@ def test_the_migrations_build_exactly_the_declared_schema(empty_database_url: st
         engine.dispose()
 
 
-def test_migration_round_trip_with_data_present(empty_database_url: str) -> None:
-    url = empty_database_url
+def _finished_game_at_head(url: str) -> tuple[CreatedGame, str]:
+    """Migrate `url` to head and store a finished game; the game and its export."""
     migrate(url)
     services = Services.from_url(url)
-    game = GameFactory.create(services=services, finished=True, small=True)
-    exported = services.export_game(game.game_id)
-    services.store.dispose()
+    try:
+        game = GameFactory.create(services=services, finished=True, small=True)
+        return game, services.export_game(game.game_id)
+    finally:
+        services.store.dispose()
+
+
+def test_migration_round_trip_with_data_present(empty_database_url: str) -> None:
+    url = empty_database_url
+    game, exported = _finished_game_at_head(url)
 
     downgrade(url, "0001")
     assert {"events", "games", "high_scores"} <= _tables(url)
@@ -142,11 +149,7 @@ def _columns(url: str) -> dict[str, set[str]]:
 def test_0003_renames_the_schema_version_column_and_keeps_every_row(
         empty_database_url: str) -> None:
     url = empty_database_url
-    migrate(url)
-    services = Services.from_url(url)
-    game = GameFactory.create(services=services, finished=True, small=True)
-    exported = services.export_game(game.game_id)
-    services.store.dispose()
+    game, exported = _finished_game_at_head(url)
 
     downgrade(url, "0002")
     assert {"version", "seq"} <= _columns(url)["events"]

@@ -111,32 +111,37 @@ def random_search(board: Board, chain: Chain, n: int, rng: random.Random, stats:
     found so far (``complete`` is then False).
     """
     found = starts(board, chain)
-    best = NO_PATH
-    forked_starts = []
-    complete = True
-    for b in found:
+
+    def one_walk(b: int) -> tuple[Path, bool] | None:
+        """A walk from `b`, paid for; None once the budget is spent."""
         if budget is not None and budget.out:
-            complete = False
-            break
+            return None
         path, forked = walk(board, b, chain, rng)
         stats.walks += 1
         if budget is not None:
             budget.spend(len(path.slots) + 1)
-        if path.points > best.points:
-            best = path
-        if forked:
+        return path, forked
+
+    best = NO_PATH
+    forked_starts = []
+    complete = True
+    for b in found:  # every start once first
+        walked = one_walk(b)
+        if walked is None:
+            complete = False
+            break
+        if walked[0].points > best.points:
+            best = walked[0]
+        if walked[1]:
             forked_starts.append(b)
-    for b in forked_starts if complete else ():
+    for b in forked_starts if complete else ():  # then the forked starts' other walks
         for _ in range(n - 1):
-            if budget is not None and budget.out:
+            walked = one_walk(b)
+            if walked is None:
                 complete = False
                 break
-            path, _ = walk(board, b, chain, rng)
-            stats.walks += 1
-            if budget is not None:
-                budget.spend(len(path.slots) + 1)
-            if path.points > best.points:
-                best = path
+            if walked[0].points > best.points:
+                best = walked[0]
         if not complete:
             break
     return Search(best, len(found), len(found) * n, complete)
