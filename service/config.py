@@ -120,3 +120,19 @@ def ensure_sqlite_dir(url: str) -> None:
     path = path.split("?", 1)[0]
     if path and path != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+
+INVITE_TTL_DEFAULT_SECONDS = 24 * 3600
+
+
+def invite_ttl_seconds() -> int:
+    """How long an online game's invitation can be claimed: env
+    ``SQUARES_INVITE_TTL_SECONDS`` (default a day)."""
+    raw = os.environ.get("SQUARES_INVITE_TTL_SECONDS", "").strip()
+    try:
+        seconds = int(raw) if raw else INVITE_TTL_DEFAULT_SECONDS
+    except ValueError:
+        raise ValueError(f"SQUARES_INVITE_TTL_SECONDS={raw!r} is not a number of seconds") from None
+    if seconds < 1:
+        raise ValueError("SQUARES_INVITE_TTL_SECONDS must be at least 1")
+    return seconds

@@ -60,3 +60,23 @@ class InvalidStream(ServiceError):
 
 class HighScoreNotFound(ServiceError):
     code = "high_score_not_found"
+
+
+class NotOnline(ServiceError):
+    """A claim on a game that has no invitation (not an online game)."""
+
+    code = "not_online"
+
+
+class InviteInvalid(ServiceError):
+    code = "invite_invalid"
+
+
+class InviteClaimed(ServiceError):
+    code = "invite_claimed"
+
+
+class InviteExpired(ServiceError):
+    """details: ``expired_at``."""
+
+    code = "invite_expired"

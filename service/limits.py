@@ -33,6 +33,7 @@ DEFAULT_LIMITS = {
 # endpoint -> the config key of its limit (endpoints with the same key share a count)
 LIMITED_ENDPOINTS = {
     "api.create_game": "SQUARES_LIMIT_CREATE",
+    "api.claim": "SQUARES_LIMIT_CREATE",
     "api.hint": "SQUARES_LIMIT_HINT",
     "api.place_line": "SQUARES_LIMIT_MOVE",
     "api.advance": "SQUARES_LIMIT_MOVE",

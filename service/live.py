@@ -19,16 +19,15 @@ How the one watcher thread of a process learns that a game changed:
   (``SELECT game_id, version FROM games WHERE game_id IN (...)``): one query for all
   streams of the process, never one per stream.
 
-Streams hold a server thread each (gunicorn's ``gthread`` workers, see ``squares
-serve``); `StreamSlots` caps them per client address (429) and per process (503).
+The SSE text itself is written by `service.sse`. Streams hold a server thread each
+(gunicorn's ``gthread`` workers, see ``squares serve``); `StreamSlots` caps them per
+client address (429) and per process (503).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -230,67 +229,3 @@ class StreamSlots:
             self._open[client] -= 1
             if self._open[client] <= 0:
                 del self._open[client]
-
-
-# -- Server-Sent Events --------------------------------------------------------------
-
-
-def sse_event(seq: int, type_: str, data: dict[str, Any]) -> str:
-    """One SSE message: ``id`` the sequence number, ``event`` the type, ``data`` JSON."""
-    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    return f"id: {seq}\nevent: {type_}\ndata: {payload}\n\n"
-
-
-class Released:
-    """A response body that calls `release` once when the server closes it, whether
-    or not it was ever iterated (a generator's ``finally`` runs only once started)."""
-
-    def __init__(self, body: Iterator[str], release: Callable[[], None]) -> None:
-        self.body = body
-        self._release: Callable[[], None] | None = release
-
-    def __iter__(self) -> Iterator[str]:
-        return self.body
-
-    def close(self) -> None:
-        try:
-            close = getattr(self.body, "close", None)
-            if close is not None:
-                close()
-        finally:
-            release, self._release = self._release, None
-            if release is not None:
-                release()
-
-
-def stream(feed: Feed, game_id: str, after: int,
-           read: Callable[[str, int], Page], *,
-           heartbeat_s: float, max_s: float) -> Iterator[str]:
-    """The SSE text of `game_id`'s events after `after`, as they are committed.
-
-    `read(game_id, after)` gives the event views after `after`, the version they were
-    read at and whether the game is over. Ends after game over or `max_s` seconds
-    (the client reconnects with ``Last-Event-ID``); a ``: ping`` comment every
-    `heartbeat_s` seconds lets the server notice a client that has gone.
-    """
-    deadline = time.monotonic() + max_s
-    with feed.watch(game_id):
-        yield "retry: 1000\n\n"
-        last_sent = after
-        while True:
-            events, version, over = read(game_id, last_sent)
-            for view in events:
-                yield sse_event(view["seq"], view["type"], view)
-                last_sent = view["seq"]
-            if over and last_sent >= version:
-                yield ": game over\n\n"
-                return
-            if last_sent < version:
-                continue  # a page limit: read on at once
-            feed.changed(game_id, version)
-            while not feed.wait(game_id, last_sent, heartbeat_s):
-                if time.monotonic() >= deadline:
-                    return
-                yield ": ping\n\n"
-            if time.monotonic() >= deadline:
-                return

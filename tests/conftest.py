@@ -137,7 +137,9 @@ def make_app(url: str) -> Flask:
 
 
 def close_app(app: Flask) -> None:
-    """Dispose of the app's database engine."""
+    """Stop the app's live-feed threads and dispose of its database engine."""
+    app.extensions["squares_feed"].stop()
+    app.extensions["squares_viewers"].stop()
     app.extensions["squares"].store.dispose()
 
 

@@ -26,6 +26,10 @@ SERVICE_STATUS = {
     "token_invalid": 403,
     "version_conflict": 409,
     "not_computer_turn": 409,
+    "not_online": 409,
+    "invite_invalid": 403,
+    "invite_claimed": 409,
+    "invite_expired": 410,
     "invalid_stream": 400,
 }
 

@@ -3,7 +3,10 @@
 One SSE message per stored event: ``id`` its sequence number, ``event`` its type,
 ``data`` the same JSON as ``/events``. ``Last-Event-ID`` (what a browser's
 ``EventSource`` sends when it reconnects) or ``?after=N`` resumes after that event.
-The stream ends after game over. Refused before any stream opens: an unknown game
+The stream ends after game over. ``?viewers=1`` makes the stream a spectator's: it
+counts in the game's viewer count (over every server, `service.viewers`) and also
+gets ``event: viewers`` messages, ``{"count": N}``, without ``id``, when that count
+changes. Refused before any stream opens: an unknown game
 (404), a bad ``Last-Event-ID``/``after`` (400), too many streams from one address
 (429) or in this process (503, with ``Retry-After``).
 
@@ -21,7 +24,9 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request
 
-from ..live import Feed, Page, Released, SharedReads, StreamSlots, stream
+from ..live import Feed, Page, SharedReads, StreamSlots
+from ..sse import Released, stream
+from ..viewers import Viewers
 from . import schemas as s
 from .errors import error_response
 from .routes import _errors, _game_id, _services, blp
@@ -47,6 +52,7 @@ def init_app(app: Flask) -> None:
         return [event_view(e) for e in events], version, over
 
     app.extensions["squares_feed"] = feed
+    app.extensions["squares_viewers"] = Viewers(services.store)
     app.extensions["squares_reads"] = SharedReads(feed, read)
     app.extensions["squares_streams"] = StreamSlots(app.config["SQUARES_LIVE_PER_CLIENT"],
                                                     app.config["SQUARES_LIVE_TOTAL"])
@@ -67,13 +73,16 @@ def _after() -> int | None:
               content_type="text/event-stream")
 @_errors(400, 404)
 def live(game_id: str) -> Any:
-    """Follow a game as it is played (Server-Sent Events; resumes after Last-Event-ID)."""
+    """Follow a game as it is played (Server-Sent Events; resumes after Last-Event-ID).
+    With ``?viewers=1`` the stream counts as a spectator and also receives
+    ``event: viewers`` messages (``{"count": N}``, no id) when their number changes."""
     services = _services()
     game_id = _game_id(game_id)
     after = _after()
     if after is None:
         return error_response(400, "invalid_request",
                               "Last-Event-ID (or after) must be a non-negative integer")
+    spectator = request.args.get("viewers") == "1"
     services.get_summary(game_id)  # 404 before any stream opens
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     slots: StreamSlots = app.extensions["squares_streams"]
@@ -90,7 +99,8 @@ def live(game_id: str) -> Any:
     body = stream(app.extensions["squares_feed"], game_id, after,
                   app.extensions["squares_reads"].read,
                   heartbeat_s=app.config["SQUARES_LIVE_HEARTBEAT_S"],
-                  max_s=app.config["SQUARES_LIVE_MAX_S"])
+                  max_s=app.config["SQUARES_LIVE_MAX_S"],
+                  viewers=app.extensions["squares_viewers"] if spectator else None)
     return Response(Released(body, lambda: slots.release(client)),
                     mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

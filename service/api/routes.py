@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from flask import Response, current_app, jsonify, request
+from flask import Response, current_app, jsonify, request, url_for
 from flask_smorest import Blueprint
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
@@ -20,7 +20,14 @@ from ..domain.render import render
 from ..errors import GameNotFound
 from ..services import MoveResult, Services
 from . import schemas as s
-from .views import event_view, high_score_view, hint_view, state_view, summary_view
+from .views import (
+    event_view,
+    high_score_view,
+    hint_view,
+    state_view,
+    summary_view,
+    timestamp,
+)
 
 
 class ArgumentsParser(FlaskParser):
@@ -94,6 +101,7 @@ ERRORS = {
     403: "token_invalid",
     404: "game_not_found",
     409: "version_conflict or a rule the game's state forbids now",
+    410: "invite_expired",
     422: "a value no game accepts (out_of_field, not_a_line_slot, invalid_name, ...)",
 }
 
@@ -139,11 +147,18 @@ def _move_response(result: MoveResult) -> Response:
 @blp.response(201, s.CreatedSchema)
 @_errors(400, 422)
 def create_game(body: dict[str, Any]) -> Response:
-    """Start a game; the answer holds the game's secret token (only here)."""
+    """Start a game; the answer holds the game's secret token (only here), and for
+    ``mode: online`` the invite link to send to a friend."""
     created = _services().create_game(**body)
+    invite = created.invite
     response = jsonify(game_id=created.game_id, token=created.token,
                        state=state_view(created.game_id, created.state),
-                       events=[event_view(e) for e in created.events])
+                       events=[event_view(e) for e in created.events],
+                       invite=None if invite is None else {
+                           "code": invite.code,
+                           "url": url_for("web.join", game_id=created.game_id,
+                                          _external=True) + f"#code={invite.code}",
+                           "expires_at": timestamp(invite.expires_at)})
     response.status_code = 201
     response.headers["Location"] = f"/api/games/{created.game_id}"
     return response

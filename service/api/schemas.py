@@ -172,6 +172,9 @@ class StateSchema(Schema):
     height = _int(required=True)
     width = _int(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
+    open_seat = _int(required=True, allow_none=True, metadata={
+        "description": "online games: the invited seat until a friend claims it "
+                       "(nobody moves until then); else null"})
     round = _int(required=True)
     turn = _int(required=True)
     stage = _int(required=True)
@@ -213,9 +216,35 @@ SummarySchema = Schema.from_dict(
 )
 
 
+class InviteSchema(Schema):
+    code = fields.String(required=True, metadata={"description": "one-time claim code"})
+    url = fields.String(required=True, metadata={
+        "description": "the page a friend opens to join; the code rides in its #fragment, "
+                       "which browsers never send to a server"})
+    expires_at = fields.String(required=True, metadata={"description": "ISO 8601, UTC"})
+
+
 class CreatedSchema(Schema):
     game_id = fields.String(required=True)
-    token = fields.String(required=True, metadata={"description": "shown only here"})
+    token = fields.String(required=True, metadata={
+        "description": "shown only here; in an online game it moves seat 1 only"})
+    state = fields.Nested(StateSchema, required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    invite = fields.Nested(InviteSchema, allow_none=True, metadata={
+        "description": "online games only: send `url` to the friend"})
+
+
+class ClaimSchema(Schema):
+    code = fields.String(required=True, validate=validate.Length(1, 200))
+    name = fields.String(required=True, metadata={
+        "description": "the friend's name, 1-32 characters after trimming"})
+
+
+class ClaimedSchema(Schema):
+    game_id = fields.String(required=True)
+    seat = _int(required=True)
+    token = fields.String(required=True, metadata={
+        "description": "shown only here: it moves this seat only"})
     state = fields.Nested(StateSchema, required=True)
     events = fields.List(fields.Nested(EventSchema), required=True)
 

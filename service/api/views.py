@@ -75,8 +75,9 @@ def state_view(game_id: str, state: GameState) -> dict[str, Any]:
         "seats": [
             {"seat": n, "name": s.name, "kind": s.kind, "level": s.level,
              "letter": SEAT_LETTERS[n]}
-            for n, s in enumerate(game.seats, start=1)
+            for n, s in enumerate(state.seats, start=1)
         ],
+        "open_seat": state.open_seat,
         "round": state.round,
         "turn": state.turn,
         "stage": state.stage,

@@ -58,7 +58,7 @@ class GameCreated(Event):
     seed: int
     height: int
     width: int
-    mode: str  # vs_computer | two_players | computer_vs_computer
+    mode: str  # vs_computer | two_players | online | computer_vs_computer
     difficulty: str  # the computer's level; "none" when no computer plays
     seats: tuple[Seat, Seat]
     initial_lines: tuple[Point, ...]  # the random inner lines (walls are implied)
@@ -124,6 +124,16 @@ class MoveExplained(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SeatClaimed(Event):
+    """An online game's invited seat taken by a friend, under this name. The claim
+    code and the seat's token never enter the stream."""
+
+    TYPE: ClassVar[str] = "seat_claimed"
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameOver(Event):
     TYPE: ClassVar[str] = "game_over"
     scores: tuple[int, int]
@@ -160,6 +170,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         StageAdvanced,
         PieceInserted,
         MoveExplained,
+        SeatClaimed,
         GameOver,
         HighScoresEntered,
     )

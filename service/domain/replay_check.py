@@ -7,9 +7,10 @@ over, high score entries) must follow it unchanged. Imports and `verify` use it.
 
 from __future__ import annotations
 
-from .events import Event, GameCreated, LinePlaced, MoveExplained, StageAdvanced
+from .events import Event, GameCreated, LinePlaced, MoveExplained, SeatClaimed, StageAdvanced
 from .rules import (
     Advance,
+    ClaimSeat,
     Command,
     Explain,
     NewGame,
@@ -104,6 +105,8 @@ def _command_behind(event: Event) -> Command | None:
         return PlaceLine(event.seat, event.x, event.y)
     if isinstance(event, StageAdvanced) and event.reason == "player":
         return Advance(event.seat)
+    if isinstance(event, SeatClaimed):
+        return ClaimSeat(event.seat, event.name)
     if isinstance(event, MoveExplained):
         return Explain(
             event.seat,

@@ -27,12 +27,15 @@ from .events import (
     PieceInserted,
     Point,
     Seat,
+    SeatClaimed,
     StageAdvanced,
 )
 from .state import EMPTY, GameState, apply_in_place
 
 LEVELS = ("easy", "moderate", "hard", "expert")
-MODES = ("vs_computer", "two_players", "computer_vs_computer")
+MODES = ("vs_computer", "two_players", "online", "computer_vs_computer")
+# Modes where both seats are humans: no computer level, their own high score class.
+HUMAN_MODES = ("two_players", "online")
 NAME_MAX = 32
 PENALTY = 5
 
@@ -89,7 +92,16 @@ class Explain:
     reason: str
 
 
-Command = PlaceLine | Advance | Explain
+@dataclass(frozen=True)
+class ClaimSeat:
+    """A friend takes an online game's invited seat (the invitation is checked by
+    the service; the rules check the seat is open and the name)."""
+
+    seat: int
+    name: str
+
+
+Command = PlaceLine | Advance | Explain | ClaimSeat
 
 
 def game_rng(seed: int, version: int, purpose: str) -> random.Random:
@@ -135,7 +147,7 @@ def start_game(command: NewGame) -> list[Event]:
     except FieldSizeError as exc:
         raise RuleViolation("invalid_field_size", str(exc)) from exc
     seats = _seats(command)
-    difficulty = "none" if command.mode == "two_players" else command.difficulty
+    difficulty = "none" if command.mode in HUMAN_MODES else command.difficulty
     rng = game_rng(command.seed, 0, "initial_lines")
     chosen = rng.sample(g.inner_slots, g.initial_line_count())
     initial = tuple(sorted(g.xy(i) for i in chosen))
@@ -164,6 +176,8 @@ def _seats(command: NewGame) -> tuple[Seat, Seat]:
     if command.mode == "two_players":
         second = clean_name(command.second_name or "", "second_name")
         return Seat(clean_name(command.player_name), "human"), Seat(second, "human")
+    if command.mode == "online":  # seat 2 is named when a friend claims it
+        return Seat(clean_name(command.player_name), "human"), Seat("", "human")
     first = _check_level(command.difficulty, "difficulty")
     second_level = _check_level(command.second_level or command.difficulty, "second_level")
     return (
@@ -191,6 +205,11 @@ def decide(state: GameState, command: Command) -> list[Event]:
     """The events `command` causes in `state`, or `RuleViolation`."""
     if state.over:
         raise RuleViolation("game_over", "the game is over")
+    if isinstance(command, ClaimSeat):
+        return _claim_seat(state, command)
+    if state.open_seat is not None:
+        raise RuleViolation("waiting_for_opponent",
+                            "the game starts when the invited friend joins")
     if command.seat != state.turn:
         raise RuleViolation(
             "not_your_turn",
@@ -207,6 +226,12 @@ def decide(state: GameState, command: Command) -> list[Event]:
     else:  # pragma: no cover - the type union is closed
         raise RuleViolation("unknown_command", f"unknown command {command!r}")
     return batch.events
+
+
+def _claim_seat(state: GameState, command: ClaimSeat) -> list[Event]:
+    if state.open_seat != command.seat:
+        raise RuleViolation("seat_taken", f"seat {command.seat} is not open")
+    return [SeatClaimed(command.seat, clean_name(command.name, "name"))]
 
 
 def check_line(state: GameState, x: int, y: int) -> None:
@@ -359,7 +384,8 @@ def game_over_event(state: GameState) -> GameOver:
 
 def high_score_entries(state: GameState) -> tuple[HighScoreEntry, ...]:
     """RULES E1, M2, M3: the human seats' final scores."""
-    difficulty = "two_players" if state.game.mode == "two_players" else state.game.difficulty
+    mode = state.game.mode
+    difficulty = mode if mode in HUMAN_MODES else state.game.difficulty
     return tuple(
         HighScoreEntry(seat, info.name, state.scores[seat - 1], difficulty)
         for seat, info in enumerate(state.seats, start=1)
@@ -379,7 +405,7 @@ class LegalActions:
 
 def legal_actions(state: GameState) -> LegalActions:
     """The moves `decide` accepts now (stage-1 lines may still cost a penalty)."""
-    if state.over:
+    if state.over or state.open_seat is not None:
         return LegalActions(None, (), False)
     if state.stage == 3:
         return LegalActions(state.turn, (), True)

@@ -30,6 +30,7 @@ from .events import (
     PieceInserted,
     Point,
     Seat,
+    SeatClaimed,
     StageAdvanced,
 )
 from .pieces import PIECE_SIZES
@@ -63,6 +64,10 @@ class TurnRecord:
 @dataclass
 class GameState:
     game: GameCreated
+    # The players now: game.seats, with an online game's invited seat named once
+    # it is claimed (`open_seat` is that seat until then).
+    seats: tuple[Seat, Seat]
+    open_seat: int | None
     geometry: Geometry = field(repr=False)
     lines: bytearray = field(repr=False)
     owners: bytearray = field(repr=False)
@@ -96,12 +101,8 @@ class GameState:
     def width(self) -> int:
         return self.geometry.width
 
-    @property
-    def seats(self) -> tuple[Seat, Seat]:
-        return self.game.seats
-
     def seat_info(self, seat: int) -> Seat:
-        return self.game.seats[seat - 1]
+        return self.seats[seat - 1]
 
     def line_at(self, x: int, y: int) -> int:
         return self.lines[y * self.geometry.width + x]
@@ -124,6 +125,8 @@ class GameState:
     def copy(self) -> GameState:
         return GameState(
             game=self.game,
+            seats=self.seats,
+            open_seat=self.open_seat,
             geometry=self.geometry,
             lines=bytearray(self.lines),
             owners=bytearray(self.owners),
@@ -181,6 +184,8 @@ def _initial_state(created: GameCreated) -> GameState:
     lines, sides = _walls(g)
     state = GameState(
         game=created,
+        seats=created.seats,
+        open_seat=2 if created.mode == "online" else None,
         geometry=g,
         lines=bytearray(lines),
         owners=bytearray(g.cells),
@@ -274,6 +279,15 @@ def _on_move_explained(state: GameState, e: MoveExplained) -> None:
     state.explanations[e.seat] = e
 
 
+def _on_seat_claimed(state: GameState, e: SeatClaimed) -> None:
+    if state.open_seat != e.seat:
+        raise CorruptStream(f"seat {e.seat} is not open to a claim")
+    seats = list(state.seats)
+    seats[e.seat - 1] = Seat(e.name, "human")
+    state.seats = (seats[0], seats[1])
+    state.open_seat = None
+
+
 def _on_game_over(state: GameState, e: GameOver) -> None:
     if state.empty_slots:
         raise CorruptStream(f"game_over with {state.empty_slots} empty slots")
@@ -294,6 +308,7 @@ _HANDLERS = {
     StageAdvanced: _on_stage_advanced,
     PieceInserted: _on_piece_inserted,
     MoveExplained: _on_move_explained,
+    SeatClaimed: _on_seat_claimed,
     GameOver: _on_game_over,
     HighScoresEntered: _on_high_scores_entered,
 }

@@ -14,7 +14,11 @@ from ..errors import (
     GameNotFound,
     HighScoreNotFound,
     InvalidStream,
+    InviteClaimed,
+    InviteExpired,
+    InviteInvalid,
     NotComputerTurn,
+    NotOnline,
     ServiceError,
     StepOutOfRange,
     TokenInvalid,
@@ -25,7 +29,7 @@ from ..store import EventStore, GameSummary, HighScore, StoredEvent
 from .admin import AdminService
 from .play import PlayService
 from .queries import QueryService
-from .results import CreatedGame, MoveResult, Problem, Waiting
+from .results import ClaimedSeat, CreatedGame, Invite, MoveResult, Problem, Waiting
 from .streams import parse_stream
 
 
@@ -36,6 +40,7 @@ class Services(PlayService, QueryService, AdminService):
 
 
 __all__ = [
+    "ClaimedSeat",
     "CreatedGame",
     "GameExists",
     "GameNotFound",
@@ -43,8 +48,13 @@ __all__ = [
     "HighScore",
     "HighScoreNotFound",
     "InvalidStream",
+    "Invite",
+    "InviteClaimed",
+    "InviteExpired",
+    "InviteInvalid",
     "MoveResult",
     "NotComputerTurn",
+    "NotOnline",
     "Problem",
     "RuleViolation",
     "ServiceError",

@@ -29,6 +29,7 @@ class ServiceBase:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self._hints = HintCache()
+        self.invite_ttl_seconds = config.invite_ttl_seconds()
 
     @classmethod
     def from_url(cls, url: str | None = None) -> Self:
@@ -59,9 +60,21 @@ class ServiceBase:
             return None
         return MoveResult(game_id, stored, after.copy())
 
-    @staticmethod
-    def _check_token(game: StoredGame, token: str | None) -> None:
+    def _token_seats(self, game: StoredGame, token: str | None) -> tuple[int, ...]:
+        """The seats `token` may move: the creator's token moves every human seat,
+        except in an online game, where each seat has its own token (the invited
+        seat's is kept with its invitation). `TokenMissing`/`TokenInvalid` else."""
         if token is None or token == "":
             raise TokenMissing("this game needs its token")
-        if not security.token_matches(token, game.token_salt, game.token_hash):
-            raise TokenInvalid("wrong token for this game")
+        online = game.summary.mode == "online"
+        if security.token_matches(token, game.token_salt, game.token_hash):
+            return (1,) if online else (1, 2)
+        if online:
+            with self.store.unit_of_work(write=False) as uow:
+                invitation = uow.invitations.get(game.summary.game_id)
+            if (invitation is not None and invitation.token_hash is not None
+                    and invitation.token_salt is not None
+                    and security.token_matches(token, invitation.token_salt,
+                                               invitation.token_hash)):
+                return (2,)
+        raise TokenInvalid("wrong token for this game")

@@ -24,8 +24,9 @@ from ..domain.rules import Advance, Command, NewGame, PlaceLine, RuleViolation, 
 from ..domain.state import apply_all, fold
 from ..errors import NotComputerTurn, VersionConflict
 from ..store import StoredEvent
-from .base import ServiceBase, computer_owes_a_turn, is_computer_turn
+from .base import computer_owes_a_turn, is_computer_turn
 from .hints import HintCache
+from .online import OnlineService
 from .results import CreatedGame, MoveResult
 
 # How often a move decided without an expected version is re-decided after another
@@ -42,7 +43,7 @@ class Trusted(enum.Enum):
 TRUSTED = Trusted.CALLER
 
 
-class PlayService(ServiceBase):
+class PlayService(OnlineService):
     _hints: HintCache
     def create_game(self, *, player_name: str, difficulty: str = "moderate",
                     mode: str = "vs_computer", seed: int | None = None,
@@ -57,9 +58,13 @@ class PlayService(ServiceBase):
         state = fold(events)
         token, salt, token_hash = security.new_token_hash()
         game_id = uuid.uuid4().hex
-        stored = self.store.add_game(game_id, events, state, token_hash=token_hash,
-                                     token_salt=salt)
-        return CreatedGame(game_id, token, stored, state.copy())
+        invite = None
+        with self.store.unit_of_work() as uow:
+            stored = uow.add_game(game_id, events, state, token_hash=token_hash,
+                                  token_salt=salt)
+            if state.open_seat is not None:
+                invite = self._invite(uow, game_id)
+        return CreatedGame(game_id, token, stored, state.copy(), invite)
 
     def place_line(self, game_id: str, token: str | None, x: int, y: int,
                    expected_version: int | None = None) -> MoveResult:
@@ -75,7 +80,7 @@ class PlayService(ServiceBase):
         owed: list[StoredEvent] = []  # a computer turn a crash left unplayed
         for attempt in range(RETRIES):
             game, state = self._load(game_id)
-            self._check_token(game, token)
+            seats = self._token_seats(game, token)
             _check_expected(game_id, state.version, expected_version)
             if computer_owes_a_turn(state):
                 played = self._computer_turn(game_id, state)
@@ -87,7 +92,8 @@ class PlayService(ServiceBase):
                     "not_your_turn", f"it is {state.seat_info(state.turn).name}'s turn",
                     turn=state.turn,
                 )
-            events = decide(state, command_for(state.turn))
+            # A seat the token does not move gets the rules' "not your turn".
+            events = decide(state, command_for(state.turn if state.turn in seats else seats[0]))
             after = apply_all(state, events)
             try:
                 stored = self.store.append(game_id, state.version, events, after)
@@ -115,7 +121,7 @@ class PlayService(ServiceBase):
         for _ in range(RETRIES):
             game, state = self._load(game_id)
             if token is not TRUSTED:
-                self._check_token(game, token)
+                self._token_seats(game, token)
             if not is_computer_turn(state):
                 raise NotComputerTurn(
                     "the game is over" if state.over else "a human is to move",
@@ -128,10 +134,10 @@ class PlayService(ServiceBase):
                               current_version=self._load(game_id)[1].version)
 
     def check_token(self, game_id: str, token: str | None) -> None:
-        """Raise `TokenMissing`/`TokenInvalid` unless `token` is the game's."""
+        """Raise `TokenMissing`/`TokenInvalid` unless `token` is one of the game's."""
         with self.store.unit_of_work(write=False) as uow:
             game = uow.games.get(game_id)
-        self._check_token(game, token)
+        self._token_seats(game, token)
 
     def hint(self, game_id: str) -> Command:
         """The AI's move for the seat to move; computed once per (game, version)."""

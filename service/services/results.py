@@ -3,15 +3,34 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from ..domain.state import GameState
 from ..store import StoredEvent
 
 
 @dataclass(frozen=True)
+class Invite:
+    """An online game's one-time claim code (shown only to its creator)."""
+
+    code: str
+    expires_at: datetime
+
+
+@dataclass(frozen=True)
 class CreatedGame:
     game_id: str
     token: str  # shown only here
+    events: list[StoredEvent]
+    state: GameState
+    invite: Invite | None = None  # online games
+
+
+@dataclass(frozen=True)
+class ClaimedSeat:
+    game_id: str
+    seat: int
+    token: str  # the seat's own token, shown only here
     events: list[StoredEvent]
     state: GameState
 

@@ -2,7 +2,8 @@
 
 - `schema`: the tables and the one definition of the games read model
 - `engine`: engines, database URLs, SQLite pragmas (`writer_queue`: SQLite writers queue)
-- `events`, `games`, `high_scores`: the repositories of the three tables
+- `events`, `games`, `high_scores`, `invitations`, `viewers`: the repositories of
+  those tables
 - `snapshots`: a cache of committed states
 - `unit_of_work`: the transaction, its repositories and the one append path
 - `queries`: read-side listings
@@ -12,6 +13,7 @@
 from .engine import SQLITE_BUSY_TIMEOUT_MS, make_engine, sqlite_synchronous
 from .events import RawEvent, StoredEvent
 from .games import StoredGame
+from .invitations import Invitation
 from .migrations import alembic_config, current_revisions, downgrade, migrate
 from .schema import (
     SUMMARY_FIELDS,
@@ -33,6 +35,7 @@ __all__ = [
     "EventStore",
     "GameSummary",
     "HighScore",
+    "Invitation",
     "RawEvent",
     "SnapshotCache",
     "StoredEvent",

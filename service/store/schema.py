@@ -9,6 +9,9 @@ games read model.
   appends the events it summarises and rebuildable from them. Its columns besides
   the token are exactly the fields of `GameSummary`, and `summary_values` is the
   only code that derives them from a state.
+- ``invitations``: an online game's one-time claim code and its invited seat's
+  token (both hashed), deleted with the game.
+- ``viewers``: open live streams per (server process, game), for the viewer count.
 - ``high_scores``: RULES E. Rows from a game carry ``(game_id, seat)``, unique, so a
   game's ``high_scores_entered`` event is recorded once. ``game_id`` is a foreign
   key ``ON DELETE SET NULL``: deleting a game keeps its score, only the link goes.
@@ -131,6 +134,27 @@ high_scores_table = Table(
     UniqueConstraint("game_id", "seat"),
     Index(None, "score"),
     Index(None, "height", "width"),
+)
+
+invitations_table = Table(
+    "invitations", metadata,
+    Column("game_id", String(64), ForeignKey("games.game_id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("code_hash", String(128), nullable=False),
+    Column("code_salt", String(64), nullable=False),
+    Column("expires_at", UTCDateTime(), nullable=False),
+    Column("claimed_at", UTCDateTime(), nullable=True),
+    Column("token_hash", String(128), nullable=True),  # the invited seat's token
+    Column("token_salt", String(64), nullable=True),
+)
+
+viewers_table = Table(
+    "viewers", metadata,
+    Column("instance", String(64), primary_key=True),  # one server process
+    Column("game_id", String(64), primary_key=True),
+    Column("count", Integer, nullable=False),  # its open live streams of the game
+    Column("seen_at", UTCDateTime(), nullable=False),
+    Index(None, "game_id"),
 )
 
 

@@ -1,7 +1,8 @@
 """The unit of work: one transaction, its repositories, and the one append path.
 
 `EventStore.unit_of_work()` opens a transaction and hands out a `UnitOfWork` with
-``uow.games``, ``uow.events``, ``uow.high_scores`` and ``uow.queries``; the block's
+``uow.games``, ``uow.events``, ``uow.high_scores``, ``uow.invitations``,
+``uow.viewers`` and ``uow.queries``; the block's
 end commits it, an exception rolls it back. Snapshots (`snapshots`) are published
 only after the commit, so the cache never holds a state that was not committed.
 
@@ -30,10 +31,12 @@ from .engine import make_engine, write_engine
 from .events import EventRepository, SequenceTaken, StoredEvent
 from .games import GameRepository, StoredGame, finished_at, summary_of
 from .high_scores import HighScoreRepository
+from .invitations import InvitationRepository
 from .migrations import schema_problem
 from .queries import Queries
 from .schema import summary_values, utcnow
 from .snapshots import SNAPSHOT_CAPACITY, PendingSnapshots, SnapshotCache
+from .viewers import ViewerRepository
 from .writer_queue import writer_queue
 
 
@@ -44,6 +47,8 @@ class UnitOfWork:
         self.games = GameRepository(conn)
         self.events = EventRepository(conn)
         self.high_scores = HighScoreRepository(conn)
+        self.invitations = InvitationRepository(conn)
+        self.viewers = ViewerRepository(conn)
         self.queries = Queries(conn)
         self.snapshots = PendingSnapshots(snapshots)
 
@@ -107,6 +112,7 @@ class UnitOfWork:
         """A game's events and row; its high scores stay (their game_id becomes NULL)."""
         self.games.get(game_id, for_update=True)
         self.events.delete(game_id)
+        self.invitations.delete(game_id)
         self.games.delete(game_id)
         self.snapshots.forget(game_id)
 

@@ -46,6 +46,17 @@ def play_game(game_id: str) -> str:
     return render_template("play.html", active="play", game_id=game_id)
 
 
+@bp.get("/join/<game_id>")
+def join(game_id: str) -> str:
+    """An online game's invite link: the friend gives a name and claims the open
+    seat with the code in the link's #fragment (never sent to the server)."""
+    try:
+        summary = _services().get_summary(game_id)
+    except GameNotFound:
+        abort(404)
+    return render_template("join.html", active="play", summary=summary, game_id=game_id)
+
+
 @bp.get("/how-to-play")
 def how_to_play() -> str:
     return render_template("how_to_play.html", active="how")

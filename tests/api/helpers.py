@@ -21,6 +21,7 @@ RESPONSE_SCHEMAS: list[tuple[str, re.Pattern[str], type[Schema]]] = [
     ("GET", re.compile(r"^/api/games$"), s.GameListSchema),
     ("GET", re.compile(rf"^{GAME}$"), s.GameSchema),
     ("POST", re.compile(rf"^{GAME}/(lines|advance|computer-turn)$"), s.MoveResultSchema),
+    ("POST", re.compile(rf"^{GAME}/claim$"), s.ClaimedSchema),
     ("GET", re.compile(rf"^{GAME}/events$"), s.EventListSchema),
     ("GET", re.compile(rf"^{GAME}/replay/[^/]+$"), s.ReplaySchema),
     ("GET", re.compile(rf"^{GAME}/hint$"), s.HintSchema),

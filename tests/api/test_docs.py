@@ -16,6 +16,7 @@ PATHS = {
     "/api/games/{game_id}/lines": {"post"},
     "/api/games/{game_id}/advance": {"post"},
     "/api/games/{game_id}/computer-turn": {"post"},
+    "/api/games/{game_id}/claim": {"post"},
     "/api/games/{game_id}/events": {"get"},
     "/api/games/{game_id}/replay/{step}": {"get"},
     "/api/games/{game_id}/hint": {"get"},
@@ -100,7 +101,8 @@ def test_openapi_documents_the_error_statuses(client: CheckedClient) -> None:
 def test_openapi_new_game_documents_the_rules_limits(client: CheckedClient) -> None:
     props = _spec(client)["components"]["schemas"]["NewGame"]["properties"]
     assert props["difficulty"]["enum"] == ["easy", "moderate", "hard", "expert"]
-    assert props["mode"]["enum"] == ["vs_computer", "two_players", "computer_vs_computer"]
+    assert props["mode"]["enum"] == ["vs_computer", "two_players", "online",
+                                     "computer_vs_computer"]
     assert (props["height"]["minimum"], props["height"]["maximum"]) == (7, 41)
     assert (props["width"]["minimum"], props["width"]["maximum"]) == (7, 81)
 

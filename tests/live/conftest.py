@@ -43,6 +43,7 @@ def serve(app: Flask) -> Iterator[Live]:
         yield Live(app, server.server_port)
     finally:
         app.extensions["squares_feed"].stop()
+        app.extensions["squares_viewers"].stop()
         server.shutdown()
         thread.join(timeout=10)
         server.server_close()

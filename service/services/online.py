@@ -1,0 +1,63 @@
+"""Online games: the creator's invitation and a friend's claim of the second seat.
+
+Creating an online game (`PlayService.create_game` with ``mode="online"``) stores
+a one-time claim code next to it, as a salted hash, valid for
+``SQUARES_INVITE_TTL_SECONDS``. The friend's claim, in one transaction, checks the
+code, marks the invitation claimed (a compare-and-set, so a second claim finds it
+taken), stores a hash of the new seat's own token and appends ``seat_claimed``
+with the friend's name; neither secret enters the event stream. From then on each
+seat's token moves only that seat (`ServiceBase._token_seats`).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from .. import security
+from ..domain.rules import ClaimSeat, decide
+from ..domain.state import apply_all
+from ..errors import InviteClaimed, InviteExpired, InviteInvalid, NotOnline
+from ..store import UnitOfWork, utcnow
+from .base import ServiceBase
+from .results import ClaimedSeat, Invite
+
+
+class OnlineService(ServiceBase):
+    def _invite(self, uow: UnitOfWork, game_id: str) -> Invite:
+        """Store a fresh claim code for `game_id`'s open seat; the code itself is
+        returned once, here."""
+        code, salt, code_hash = security.new_token_hash()
+        expires_at = utcnow() + timedelta(seconds=self.invite_ttl_seconds)
+        uow.invitations.add(game_id, code_hash=code_hash, code_salt=salt,
+                            expires_at=expires_at)
+        return Invite(code, expires_at)
+
+    def claim_seat(self, game_id: str, code: str, name: str) -> ClaimedSeat:
+        """Give the friend holding `code` the open seat of online game `game_id`.
+
+        `InviteInvalid` for a wrong code, `InviteClaimed` once it was used,
+        `InviteExpired` after its time, `NotOnline` for a game without invitation,
+        a `RuleViolation` for a bad name; nothing is written then."""
+        with self.store.unit_of_work() as uow:
+            game, state = uow.state(game_id)
+            invitation = uow.invitations.get(game_id)
+            if invitation is None:
+                raise NotOnline(f"game {game_id} is not an online game", game_id=game_id)
+            if not code or not security.token_matches(code, invitation.code_salt,
+                                                      invitation.code_hash):
+                raise InviteInvalid("wrong invitation code for this game")
+            if invitation.claimed_at is not None or state.open_seat is None:
+                raise InviteClaimed("this invitation has been used already")
+            now = utcnow()
+            if invitation.expires_at <= now:
+                raise InviteExpired("this invitation has expired",
+                                    expired_at=invitation.expires_at.isoformat())
+            seat = state.open_seat
+            events = decide(state, ClaimSeat(seat, name))
+            after = apply_all(state, events)
+            token, salt, token_hash = security.new_token_hash()
+            if not uow.invitations.claim(game_id, token_hash=token_hash, token_salt=salt,
+                                         claimed_at=now):
+                raise InviteClaimed("this invitation has been used already")
+            stored = uow.append(game_id, state.version, events, after)
+        return ClaimedSeat(game_id, seat, token, stored, after.copy())
