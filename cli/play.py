@@ -1,4 +1,4 @@
-"""``squares play``: a whole game against the computer in the terminal.
+"""``squares play``: a whole game in the terminal, against the computer or online.
 
 In a terminal it is the curses UI of ``cli/tui.py``: the arrow keys move a cursor
 over the line slots, space draws, Enter advances, ``h`` hints, ``q`` quits. When
@@ -6,25 +6,29 @@ standard input is not a terminal (or with ``--plain``) commands are read as line
 ``x y`` draws a line, ``a`` or an empty line advances, ``h`` asks for a hint, ``q``
 (or the end of input) quits. Either way a quit game stays stored, unfinished, and
 ``squares play --resume ID`` goes on with it: the token comes from ``--token`` or
-from the file where the CLI keeps the tokens of the games it created
+from the file where the CLI keeps the tokens of the games it created or joined
 (``$SQUARES_TOKENS_FILE``, else ``$XDG_DATA_HOME/squares/tokens.json``, else
 ``~/.local/share/squares/tokens.json``; readable by its owner only). The game is
 stored through the service layer like any other.
+
+``--online`` starts a game against a friend and ``--join LINK`` takes its second
+seat (``cli/online.py``): each side plays its own seat and waits, re-reading the
+game, while the other one moves.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO
+from urllib.parse import urlsplit
 
 import click
 
 from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
+from service.domain.events import Event
 from service.domain.render import render
 from service.domain.rules import LEVELS, Advance, PlaceLine, RuleViolation
 from service.domain.state import GameState
@@ -35,46 +39,11 @@ from .context import AppContext, pass_app
 from .highscores import high_score_table
 from .output import CliFailure
 from .replay import describe, event_color
+from .tokens import load_tokens, save_token, tokens_file
 
-TOKENS_FILE_VAR = "SQUARES_TOKENS_FILE"
+BASE_URL_VAR = "SQUARES_BASE_URL"
+DEFAULT_BASE_URL = "http://127.0.0.1:5000"
 
-
-def tokens_file() -> Path:
-    """Where the CLI keeps the tokens of the games it created."""
-    explicit = os.environ.get(TOKENS_FILE_VAR)
-    if explicit:
-        return Path(explicit).expanduser()
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home).expanduser() / "squares" / "tokens.json"
-
-
-def load_tokens(path: Path | None = None) -> dict[str, str]:
-    path = path or tokens_file()
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
-
-
-def save_token(game_id: str, token: str, path: Path | None = None) -> Path | None:
-    """Add a game's token to the file (created 0600); None if it cannot be written
-    (the game is still playable now; resuming it later then needs ``--token``)."""
-    path = path or tokens_file()
-    tokens = load_tokens(path)
-    tokens[game_id] = token
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(tokens, out, indent=1, sort_keys=True)
-        os.replace(tmp, path)
-    except OSError:
-        return None
-    return path
 
 HELP = "x y: draw the line at column x, row y | a or Enter: advance | h: hint | q: quit"
 _LINE = re.compile(r"^\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*$")
@@ -118,6 +87,11 @@ def prompt_for(state: GameState) -> str:
 
 
 class Session:
+    """One player's game in the terminal, moved through the service layer with its
+    token. This one plays every human seat the token moves (against the computer, or
+    two humans on one screen); `cli.online.OnlineSession` plays one seat of an online
+    game and waits for the other."""
+
     def __init__(self, services: Services, game_id: str, token: str, state: GameState,
                  stdin: IO[str]) -> None:
         self.services = services
@@ -126,9 +100,12 @@ class Session:
         self.state = state
         self.stdin = stdin
 
+    def readline(self) -> str:
+        return self.stdin.readline()
+
     def read(self) -> str | None:
         click.echo(prompt_for(self.state), nl=False)
-        line = self.stdin.readline()
+        line = self.readline()
         if line == "":  # end of input
             click.echo("")
             return None
@@ -140,10 +117,30 @@ class Session:
         click.echo("")
         click.echo(render(self.state, color=True, axes=True))
 
+    def waiting_for(self) -> str | None:
+        """Whom this player waits for (``Waiting for <that>…``); None: they may move."""
+        return None
+
+    def wait(self, joined_only: bool = False) -> bool:
+        """Until this player may move (`joined_only`: until every seat is taken) or
+        the game is over; False if they quit."""
+        return True
+
+    def poll(self) -> list[Event]:
+        """The events others stored since `state` (now applied to it)."""
+        return []
+
+    def result_lines(self) -> list[str]:
+        return [f"your score: {self.state.scores[0]}"]
+
     def run(self) -> bool:
         """Play until the game is over (True) or the player quits (False)."""
         self.show()
         while not self.state.over:
+            if self.waiting_for() is not None:
+                if not self.wait():
+                    return False
+                continue
             line = self.read()
             command = Simple("quit") if line is None else parse_input(line)
             if command is None:
@@ -190,9 +187,21 @@ def ask_name(stdin: IO[str]) -> str:
     return "Player"
 
 
-def open_session(services: Services, resume: str, token: str | None,
-                 stdin: IO[str]) -> Session:
-    """A stored game to go on with: its token from `token` or the tokens file."""
+def open_session(services: Services, resume: str, token: str | None, stdin: IO[str],
+                 seat: int | None = None, base_url: str = DEFAULT_BASE_URL) -> Session:
+    """A stored game to go on with: its token from `token` or the tokens file (an
+    online game: as the seat that token moves, `cli.online.resume_online`)."""
+    try:
+        mode = services.get_summary(resume).mode
+    except GameNotFound as exc:
+        raise CliFailure(f"no game {resume}") from exc
+    if mode == "online":
+        from .online import resume_online
+
+        return resume_online(services, resume, token, stdin, seat=seat, base_url=base_url)
+    if seat is not None:
+        raise CliFailure(f"--seat is for online games; game {resume} is a {mode} game",
+                         exit_code=2)
     token = token or load_tokens().get(resume)
     if not token:
         raise CliFailure(f"no token for game {resume} in {tokens_file()}: pass --token",
@@ -215,28 +224,86 @@ def use_tui(stdin: IO[str], plain: bool) -> bool:
     return os.environ.get("TERM", "dumb") not in ("", "dumb")
 
 
+def check_base_url(value: str) -> str:
+    """An http(s) address (a path prefix allowed), without its trailing slash."""
+    text = value.strip().rstrip("/")
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query \
+            or parts.fragment:
+        raise click.BadParameter(f"{value!r} is not an http(s) address such as "
+                                 f"{DEFAULT_BASE_URL}")
+    return text
+
+
+def _base_url_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    return check_base_url(value)
+
+
+def check_options(online: bool, join: str | None, code: str | None, resume: str | None,
+                  seat: int | None) -> None:
+    """The options that do not go together: a usage error (exit 2)."""
+    if online and join is not None:
+        raise click.UsageError("--online starts a game and --join takes a seat of one: "
+                               "give one of them")
+    if resume is not None and (online or join is not None):
+        raise click.UsageError("--resume goes on with a stored game: "
+                               "without --online or --join")
+    if code is not None and join is None:
+        raise click.UsageError("--code goes with --join")
+    if seat is not None and resume is None:
+        raise click.UsageError("--seat goes with --resume")
+
+
 @click.command()
 @click.option("--name", default=None, help="Your name for the high score table.")
 @click.option("--difficulty", type=click.Choice(LEVELS), default="moderate", show_default=True)
 @click.option("--seed", type=int, default=None, help="Seed of the game (default random).")
 @click.option("--height", type=int, default=DEFAULT_HEIGHT, show_default=True)
 @click.option("--width", type=int, default=DEFAULT_WIDTH, show_default=True)
+@click.option("--online", is_flag=True,
+              help="Start an online game against a friend: print the invite link, play "
+                   "seat 1, wait for the friend's moves.")
+@click.option("--join", "join", metavar="LINK", default=None,
+              help="Take the open seat of an online game: its invite link "
+                   "(.../join/ID#code=CODE), or its id with --code; then play that seat.")
+@click.option("--code", default=None, help="The invitation code for --join (default: the "
+                                           "link's #code=).")
+@click.option("--base-url", default=DEFAULT_BASE_URL, show_default=True,
+              envvar=BASE_URL_VAR, callback=_base_url_option,
+              help=f"The web server's address for the invite link (env {BASE_URL_VAR}).")
 @click.option("--resume", "resume", metavar="ID", default=None,
               help="Go on with a stored, unfinished game instead of starting one.")
 @click.option("--token", default=None,
               help="The game's token for --resume (default: the one this CLI kept).")
+@click.option("--seat", type=click.IntRange(1, 2), default=None,
+              help="--resume of an online game whose both seats this CLI kept: "
+                   "the one to play.")
 @click.option("--plain", is_flag=True,
               help="Typed commands (x y, a, h, q) even in a terminal, instead of the cursor UI.")
 @pass_app
 def play(app: AppContext, name: str | None, difficulty: str, seed: int | None, height: int,
-         width: int, resume: str | None, token: str | None, plain: bool) -> None:
-    """Play a game against the computer in the terminal (arrow keys, space, Enter)."""
+         width: int, online: bool, join: str | None, code: str | None, base_url: str,
+         resume: str | None, token: str | None, seat: int | None, plain: bool) -> None:
+    """Play a game in the terminal (arrow keys, space, Enter): against the computer,
+    or online against a friend (--online, --join)."""
+    check_options(online, join, code, resume, seat)
     stdin = sys.stdin
     with app.services() as services:
+        session: Session
         if resume is not None:
-            session = open_session(services, resume, token, stdin)
+            session = open_session(services, resume, token, stdin, seat=seat,
+                                   base_url=base_url)
             click.echo(f"game {resume} resumed; round {session.state.round}, "
                        f"stage {session.state.stage}")
+        elif online or join is not None:
+            from . import online as online_games
+
+            player = name if name is not None else ask_name(stdin)
+            if online:
+                session = online_games.create(services, player, seed=seed, height=height,
+                                              width=width, base_url=base_url, stdin=stdin)
+            else:
+                session = online_games.join(services, join or "", code, player, stdin)
         else:
             player = name if name is not None else ask_name(stdin)
             created = services.create_game(player_name=player, difficulty=difficulty,
@@ -250,7 +317,9 @@ def play(app: AppContext, name: str | None, difficulty: str, seed: int | None, h
         if use_tui(stdin, plain):
             from .tui import run_tui
 
-            over = run_tui(session)
+            # An online game's creator waits for the friend here, with the invite link
+            # still on the screen; the cursor UI starts once the friend joined.
+            over = session.wait(joined_only=True) and run_tui(session)
             if over:
                 click.echo(render(session.state, color=True, axes=True))
         else:
@@ -259,7 +328,7 @@ def play(app: AppContext, name: str | None, difficulty: str, seed: int | None, h
             click.echo(f"game {session.game_id} saved, unfinished; "
                        f"go on with: squares play --resume {session.game_id}")
             return
-        state = session.state
-        click.echo(f"your score: {state.scores[0]}")
+        for line in session.result_lines():
+            click.echo(line)
         click.echo("")
         click.echo(high_score_table(services.high_scores(10)))

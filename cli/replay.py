@@ -17,6 +17,7 @@ from service.domain.events import (
     LinePlaced,
     MoveExplained,
     PieceInserted,
+    SeatClaimed,
     StageAdvanced,
 )
 from service.domain.render import render
@@ -81,6 +82,8 @@ def describe(event: Event, state: GameState) -> str:
                 f"BestPoint : {event.best_point}  BestX : {event.best_x}  "
                 f"BestY : {event.best_y}  "
                 f"BestDirection : {', '.join(map(str, event.best_direction))}")
+    if isinstance(event, SeatClaimed):
+        return f"{event.name} joins the game as seat {event.seat}"
     if isinstance(event, GameOver):
         outcome = "draw" if event.winner == 0 else f"{name(event.winner)} wins"
         return f"game over: {event.scores[0]}:{event.scores[1]}, {outcome}"

@@ -35,6 +35,7 @@ ENTER_KEYS = (10, 13, curses.KEY_ENTER)
 QUIT_KEYS = (ord("q"), ord("Q"))
 HINT_KEYS = (ord("h"), ord("H"))
 LOG_LINES = 4
+POLL_MS = 500  # how often an online game is re-read while the other seat moves
 
 
 def step_delay() -> float:
@@ -96,7 +97,11 @@ class TerminalUI:
         self.screen = Screen()
         self.cursor = Cursor.start(self.state)
         self.colors: dict[int, int] = {}
-        self.names = {1: self.state.seat_info(1).name, 2: self.state.seat_info(2).name}
+
+    @property
+    def names(self) -> dict[int, str]:
+        """The seats' names now (an online game's invited seat is named on joining)."""
+        return {seat: self.state.seat_info(seat).name or "(invited)" for seat in (1, 2)}
 
     @property
     def state(self) -> GameState:
@@ -239,8 +244,11 @@ class TerminalUI:
             return False
         if self.state.over:
             return True
+        waiting = self.session.waiting_for()  # type: ignore[attr-defined]
         if key in moves:
             self.cursor.move(self.state, *moves[key])
+        elif waiting is not None and key in (ord(" "), *ENTER_KEYS, *HINT_KEYS):
+            self.screen.say(f"not your turn: waiting for {waiting}", 2)
         elif key == ord(" "):
             x, y = self.cursor.x, self.cursor.y
             self.act(lambda: services.place_line(game_id, token, x, y))
@@ -252,13 +260,27 @@ class TerminalUI:
             pass
         return True
 
+    def poll(self) -> None:
+        """The other seat's moves since the state shown (an online game)."""
+        before = self.state.copy()
+        events = self.session.poll()  # type: ignore[attr-defined]
+        if events:
+            self.play_events(before, events)
+
     def run(self) -> bool:
-        """Until the player quits; True if the game is over."""
+        """Until the player quits; True if the game is over. While another player
+        is to move (an online game) the game is re-read every `POLL_MS`."""
         self.setup()
         self.screen.say("your move: " + KEYS_HELP)
         while True:
-            self.draw()
+            waiting = self.session.waiting_for()  # type: ignore[attr-defined]
+            self.draw(note="" if waiting is None else f"Waiting for {waiting}… (q quits)")
+            self.scr.timeout(-1 if waiting is None else POLL_MS)
             key = self.scr.getch()
+            if key == -1:  # no key within POLL_MS
+                if waiting is not None:
+                    self.poll()
+                continue
             if not self.handle(key):
                 return self.state.over
 

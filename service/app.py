@@ -8,7 +8,7 @@ from flask import Flask, jsonify
 
 from . import api, headers, limits, web
 from .api.errors import error_response
-from .config import database_url
+from .config import database_url, invite_ttl_seconds
 from .services import Services
 
 MAX_BODY_BYTES = 64 * 1024
@@ -26,6 +26,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     url = app.config.get("DATABASE_URL") or database_url()
     app.config["DATABASE_URL"] = url
     app.extensions["squares"] = Services.from_url(url)
+    invite_ttl_seconds()  # a bad setting stops the server at start, not a request later
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
 

@@ -80,3 +80,9 @@ class InviteExpired(ServiceError):
     """details: ``expired_at``."""
 
     code = "invite_expired"
+
+
+class BadSetting(ServiceError):
+    """A setting from the environment that cannot be used."""
+
+    code = "bad_setting"

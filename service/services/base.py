@@ -9,7 +9,7 @@ from .. import config, security
 from ..domain import ai
 from ..domain.players import play_turn
 from ..domain.state import GameState, apply_all
-from ..errors import TokenInvalid, TokenMissing, VersionConflict
+from ..errors import BadSetting, TokenInvalid, TokenMissing, VersionConflict
 from ..store import EventStore, StoredGame, make_engine
 from .hints import HintCache
 from .results import MoveResult
@@ -29,7 +29,22 @@ class ServiceBase:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self._hints = HintCache()
-        self.invite_ttl_seconds = config.invite_ttl_seconds()
+        self._invite_ttl_seconds: int | None = None
+
+    @property
+    def invite_ttl_seconds(self) -> int:
+        """How long an online game's invitation lasts: ``SQUARES_INVITE_TTL_SECONDS``
+        (read when needed, so a bad value troubles only online games) unless set."""
+        if self._invite_ttl_seconds is not None:
+            return self._invite_ttl_seconds
+        try:
+            return config.invite_ttl_seconds()
+        except ValueError as exc:
+            raise BadSetting(str(exc)) from None
+
+    @invite_ttl_seconds.setter
+    def invite_ttl_seconds(self, seconds: int) -> None:
+        self._invite_ttl_seconds = seconds
 
     @classmethod
     def from_url(cls, url: str | None = None) -> Self:

@@ -133,11 +133,12 @@ class PlayService(OnlineService):
         raise VersionConflict(f"game {game_id} keeps changing",
                               current_version=self._load(game_id)[1].version)
 
-    def check_token(self, game_id: str, token: str | None) -> None:
-        """Raise `TokenMissing`/`TokenInvalid` unless `token` is one of the game's."""
+    def check_token(self, game_id: str, token: str | None) -> tuple[int, ...]:
+        """The seats `token` moves (online games: its one seat; else both);
+        `TokenMissing`/`TokenInvalid` unless it is one of the game's tokens."""
         with self.store.unit_of_work(write=False) as uow:
             game = uow.games.get(game_id)
-        self._token_seats(game, token)
+        return self._token_seats(game, token)
 
     def hint(self, game_id: str) -> Command:
         """The AI's move for the seat to move; computed once per (game, version)."""

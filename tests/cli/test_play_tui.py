@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.play import load_tokens, save_token
+from cli.tokens import load_tokens, save_token
 from cli.tui import Cursor
 from service.domain.rules import legal_actions
 from service.domain.state import GameState

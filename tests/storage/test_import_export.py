@@ -110,3 +110,20 @@ def test_import_refuses_values_of_the_wrong_kind(services: Services) -> None:
     wrong["data"]["x"] = "seven"
     error = _refused(services, "\n".join([*lines[:placed], json.dumps(wrong)]))
     assert error.details["line"] == placed + 1
+
+
+def test_an_online_game_exports_and_imports_with_its_claim_and_no_secret(
+        services: Services) -> None:
+    created = services.create_game(player_name="Ann", mode="online", height=7, width=9, seed=4)
+    assert created.invite is not None
+    claimed = services.claim_seat(created.game_id, created.invite.code, "Bob")
+    services.advance(created.game_id, created.token)
+    exported = services.export_game(created.game_id)
+    assert '"type":"seat_claimed"' in exported
+    assert created.invite.code not in exported and claimed.token not in exported
+    services.delete_game(created.game_id)  # its invitation goes with it
+    new_id = services.import_game(exported)
+    assert services.get_state(new_id).seat_info(2).name == "Bob"
+    assert services.verify(new_id) == []
+    with pytest.raises(TokenInvalid):  # neither seat's token moves the copy
+        services.advance(new_id, claimed.token)
