@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/live.py                     # SQLite (a temp file)
     .venv/bin/python benchmarks/live.py --postgres          # a throwaway local PostgreSQL
     .venv/bin/python benchmarks/live.py --watchers 500 --seconds 20
+    .venv/bin/python benchmarks/live.py --spectators        # streams with ?viewers=1
 
 Starts one gunicorn node (``gthread`` workers, enough threads for every stream, the
 per-address and per-process stream caps raised through ``SQUARES_LIVE_PER_CLIENT`` /
@@ -19,12 +20,16 @@ per-address and per-process stream caps raised through ``SQUARES_LIVE_PER_CLIENT
 Prints the delivery latency from commit (the writer's answer) to the client, p50 / p99
 (and from just before the request was sent), events missed or received twice by any
 stream (0 expected), memory per open stream, and the probes with and without streams.
+With ``--spectators`` every stream is a spectator's (``?viewers=1``): the run also
+prints the viewer count each quiet game's streams saw last (summed over both workers
+through the database; it should equal that game's number of streams).
 Asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import selectors
@@ -203,13 +208,16 @@ class Stream:
     arrivals: list[tuple[int, float]] = field(default_factory=list)  # (seq, time)
     closed: bool = False
     opened_at: float = field(default_factory=time.monotonic)
+    last_event: bytes = b""
+    viewers: int | None = None  # the last viewer count received (spectator streams)
 
 
 class Watchers(threading.Thread):
     """Every stream's socket in one selector; records each event's id and arrival."""
 
-    def __init__(self) -> None:
+    def __init__(self, spectators: bool = False) -> None:
         super().__init__(daemon=True)
+        self.query = "?viewers=1" if spectators else ""
         self.selector = selectors.DefaultSelector()
         self.streams: list[Stream] = []
         self.lock = threading.Lock()
@@ -217,7 +225,7 @@ class Watchers(threading.Thread):
 
     def open(self, port: int, game_id: str) -> Stream:
         sock = socket.create_connection((HOST, port), timeout=10)
-        sock.sendall(f"GET /api/games/{game_id}/live HTTP/1.0\r\nHost: {HOST}\r\n"
+        sock.sendall(f"GET /api/games/{game_id}/live{self.query} HTTP/1.0\r\nHost: {HOST}\r\n"
                      "Accept: text/event-stream\r\n\r\n".encode())
         sock.setblocking(False)
         stream = Stream(game_id, sock)
@@ -264,6 +272,10 @@ class Watchers(threading.Thread):
         for line in lines:
             if line.startswith(b"id:"):
                 stream.arrivals.append((int(line[3:].strip()), now))
+            elif line.startswith(b"event:"):
+                stream.last_event = line[6:].strip()
+            elif line.startswith(b"data:") and stream.last_event == b"viewers":
+                stream.viewers = json.loads(line[5:])["count"]
 
     def close(self) -> None:
         self.stop.set()
@@ -311,7 +323,7 @@ def measure(server: Server, args: argparse.Namespace) -> None:
     # 2. open the streams
     time.sleep(0.5)
     rss_before, threads_before = rss_kb(server), threads_of(server)
-    watchers = Watchers()
+    watchers = Watchers(args.spectators)
     watchers.start()
     hot_count = args.watchers // 2
     targets = [hot] * hot_count + [quiet[i % len(quiet)] for i in range(args.watchers - hot_count)]
@@ -416,6 +428,15 @@ def measure(server: Server, args: argparse.Namespace) -> None:
     print(f"POST .../lines without streams:     {summary(base_lines)}")
     print(f"POST .../lines with streams open:   {summary(probe.lines)}")
     print(f"POST .../lines by the writer (streams open): {summary(writer.line_times)}")
+    if args.spectators:
+        per_game: dict[str, list[Stream]] = {}
+        for s in streams:
+            if s.game_id in {g.game_id for g in quiet}:
+                per_game.setdefault(s.game_id, []).append(s)
+        right = sum(1 for group in per_game.values() for s in group if s.viewers == len(group))
+        total = sum(len(group) for group in per_game.values())
+        print(f"viewer counts: {right} of the quiet games' {total} streams last saw their "
+              f"game's exact number of spectators (summed over the workers)")
 
 
 def run_against(url: str, database: str, tmp: Path, args: argparse.Namespace) -> None:
@@ -461,6 +482,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="every N-th writer move is on a quiet game")
     parser.add_argument("--interval", type=float, default=0.1,
                         help="seconds between the writer's moves")
+    parser.add_argument("--spectators", action="store_true",
+                        help="open every stream with ?viewers=1 (counted, told the count)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=0,
                         help="gthread threads per worker (default: watchers + 50, >= 300)")

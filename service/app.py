@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from flask import Flask, jsonify
@@ -22,6 +23,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """
     app = Flask(__name__)
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False)
+    app.config.setdefault("SQUARES_PUBLIC_URL", os.environ.get("SQUARES_PUBLIC_URL", ""))
     app.config.update(config or {})
     url = app.config.get("DATABASE_URL") or database_url()
     app.config["DATABASE_URL"] = url

@@ -20,6 +20,7 @@ from .live import Feed, Page
 from .viewers import Viewers
 
 VIEWERS_CHECK_S = 1.0  # how often a spectator stream looks at the viewer count
+SPECTATOR_PING_S = 5.0
 
 
 def sse_event(seq: int, type_: str, data: dict[str, Any]) -> str:
@@ -87,6 +88,9 @@ def stream(feed: Feed, game_id: str, after: int,
                 continue  # a page limit: read on at once
             feed.changed(game_id, version)
             wait_s = heartbeat_s if viewers is None else min(heartbeat_s, VIEWERS_CHECK_S)
+            # A spectator's stream pings more often: a closed one is only noticed at a
+            # write, and until then it still counts as a viewer.
+            ping_s = heartbeat_s if viewers is None else min(heartbeat_s, SPECTATOR_PING_S)
             while True:
                 if viewers is not None and (count := viewers.count(game_id)) != shown:
                     shown = count
@@ -98,7 +102,7 @@ def stream(feed: Feed, game_id: str, after: int,
                 now = time.monotonic()
                 if now >= deadline:
                     return
-                if now - quiet_since >= heartbeat_s:
+                if now - quiet_since >= ping_s:
                     quiet_since = now
                     yield ": ping\n\n"
             if time.monotonic() >= deadline:

@@ -156,12 +156,20 @@ def create_game(body: dict[str, Any]) -> Response:
                        events=[event_view(e) for e in created.events],
                        invite=None if invite is None else {
                            "code": invite.code,
-                           "url": url_for("web.join", game_id=created.game_id,
-                                          _external=True) + f"#code={invite.code}",
+                           "url": _invite_url(created.game_id, invite.code),
                            "expires_at": timestamp(invite.expires_at)})
     response.status_code = 201
     response.headers["Location"] = f"/api/games/{created.game_id}"
     return response
+
+
+def _invite_url(game_id: str, code: str) -> str:
+    """The join page with the code in its #fragment, on ``SQUARES_PUBLIC_URL`` when
+    set (the address players use, e.g. behind a proxy), else on this request's host."""
+    public = current_app.config.get("SQUARES_PUBLIC_URL", "").rstrip("/")
+    page = (public + url_for("web.join", game_id=game_id) if public
+            else url_for("web.join", game_id=game_id, _external=True))
+    return f"{page}#code={code}"
 
 
 @blp.route("/games", methods=["GET"])

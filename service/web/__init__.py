@@ -99,7 +99,7 @@ def replay(game_id: str) -> str:
         step = request.args.get("step", 1, type=int) or 1
     step = min(max(step, 1), steps)
     created = stored[0].event
-    seats = created.seats  # type: ignore[attr-defined]
+    seats = fold(s.event for s in stored).seats  # the names now (seat_claimed, online)
     data: dict[str, Any] = {
         "height": created.height,  # type: ignore[attr-defined]
         "width": created.width,  # type: ignore[attr-defined]
@@ -154,6 +154,22 @@ def field_size(row: Any) -> str:
     default entries of the table; rows read before the field size was stored)."""
     height, width = getattr(row, "height", None), getattr(row, "width", None)
     return f"{height} × {width}" if height and width else "—"
+
+
+@bp.app_template_global("second_seat")
+def second_seat(row: Any) -> str:
+    """Seat 2's name in a games row: the second human, an online game's open seat
+    until a friend claims it, or the computer."""
+    if row.second_name:
+        return str(row.second_name)
+    return "(open seat)" if row.mode == "online" else "Computer"
+
+
+@bp.app_template_global("game_class")
+def game_class(row: Any) -> str:
+    """What kind of game a games row is, as the lists show it: the computer's level,
+    or "two players" / "online" when both seats are humans."""
+    return {"two_players": "two players", "online": "online"}.get(row.mode, row.difficulty)
 
 
 @bp.app_template_global("field_size")

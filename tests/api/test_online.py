@@ -171,3 +171,29 @@ def test_the_claim_is_documented(client: CheckedClient) -> None:
     spec = client.get("/api/openapi.json").get_json()
     operation = spec["paths"]["/api/games/{game_id}/claim"]["post"]
     assert {"201", "403", "409", "410", "422"} <= set(operation["responses"])
+
+
+def test_invite_links_use_the_public_address_when_one_is_set(app: Flask) -> None:
+    app.config["SQUARES_PUBLIC_URL"] = "https://squares.example/"
+    created = _online(app.test_client())
+    assert created["invite"]["url"] == (f"https://squares.example/join/{created['game_id']}"
+                                        f"#code={created['invite']['code']}")
+
+
+def test_the_pages_name_the_open_seat_and_the_online_class(client: CheckedClient) -> None:
+    created = _online(client)
+    game_id = created["game_id"]
+    for page in ("/games", "/live", f"/watch/{game_id}", f"/games/{game_id}"):
+        html = client.get(page).get_data(as_text=True)
+        assert "(open seat)" in html and "online" in html, page
+        assert '"who-2">Computer<' not in html and ">none<" not in html, page
+    _claim(client, game_id, created["invite"]["code"], "Bob")
+    html = client.get("/games").get_data(as_text=True)
+    assert "Bob" in html and "(open seat)" not in html
+
+
+def test_the_join_page_of_a_game_that_is_not_online_says_so(client: CheckedClient) -> None:
+    game_id = create_game(client)["game_id"]
+    html = client.get(f"/join/{game_id}").get_data(as_text=True)
+    assert "no seat to join" in html and "join.js" not in html
+    assert client.get("/join/no-such-game").status_code == 404

@@ -44,7 +44,12 @@ def games(live_server: LiveServer) -> dict[str, Any]:
                                                 "difficulty": "easy"})
     play_by_api(live_server, done["game_id"], done["token"], rounds=10_000)
     assert live_server.get_json(f"/api/games/{done['game_id']}")["state"]["over"]
-    return {"mid": mid, "done": done}
+    # Online games waiting for the invited friend: one's play page shows the invite
+    # (this browser started it), the other's invite link opens the join page.
+    online, invited = (live_server.post_json("/api/games", {
+        "player_name": name, "mode": "online", "height": 7, "width": 9, "seed": 3})
+        for name in ("Nil", "Ece"))
+    return {"mid": mid, "done": done, "online": online, "invited": invited}
 
 
 @pytest.fixture(params=sorted(SIZES), scope="module")
@@ -81,6 +86,9 @@ def pages_of(games: dict[str, Any]) -> list[tuple[str, str, str]]:
         ("how-to-play", "/how-to-play", "svg.example"),
         ("play", f"/play/{mid}", "#board[data-version]"),
         ("play-over", f"/play/{done}", "#over-table tbody[data-loaded]"),
+        ("play-invite", f"/play/{games['online']['game_id']}", "#invite:not([hidden])"),
+        ("join", "/" + games["invited"]["invite"]["url"].split("/", 3)[3],
+         "#join-form:not([hidden])"),
         ("games", "/games", "#games-table"),
         ("replay", f"/games/{mid}", "#moves a[aria-current]"),
         ("highscores", "/highscores", "#highscores-table"),
@@ -99,8 +107,12 @@ def test_every_page_is_accessible_fits_the_screen_and_is_photographed(
                lambda route: (errors.append(route.request.url), route.abort()))
     # This browser holds the games' tokens, as if it had started them.
     page.goto("/how-to-play")
-    page.evaluate("""g => localStorage.setItem('squares.tokens', JSON.stringify(g))""",
-                  {games[k]["game_id"]: {"token": games[k]["token"], "at": 1} for k in games})
+    held = {games[k]["game_id"]: {"token": games[k]["token"], "at": 1}
+            for k in ("mid", "done", "online")}
+    online = games["online"]
+    held[online["game_id"]].update(seat=1, invite={"url": online["invite"]["url"],
+                                                   "expires_at": online["invite"]["expires_at"]})
+    page.evaluate("""g => localStorage.setItem('squares.tokens', JSON.stringify(g))""", held)
     problems: list[str] = []
     out = screenshot_dir()
     for name, path, ready in pages_of(games):

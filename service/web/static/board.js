@@ -230,7 +230,7 @@ const SquaresBoard = (() => {
     const s = state.seats.find((s) => s.seat === seat);
     if (!s) return "";
     if (state.mode === "vs_computer") return s.kind === "computer" ? "C" : "H";
-    return s.name;
+    return s.name || `Seat ${seat}`;
   }
 
   /* Fill the status panel (elements found by data-field inside `root`). */
@@ -243,7 +243,8 @@ const SquaresBoard = (() => {
     set("stage", state.over ? "—" : state.stage);
     for (const seat of [1, 2]) {
       set(`label${seat}`, seatLabel(state, seat));
-      set(`name${seat}`, seatName(state, seat));
+      // An online game's invited seat has no name until a friend claims it.
+      set(`name${seat}`, seatName(state, seat) || (state.open_seat === seat ? "(open seat)" : ""));
       set(`score${seat}`, state.scores[seat - 1]);
       set(`squares${seat}`, state.squares[seat - 1]);
     }
@@ -354,6 +355,8 @@ const SquaresBoard = (() => {
         const result = d.winner === 0 ? "a draw" : `${who(d.winner)} wins`;
         return `Game over: ${who(1)} ${d.scores[0]} – ${d.scores[1]} ${who(2)}, ${result}`;
       }
+      case "seat_claimed":
+        return `${d.name} joined`;
       case "high_scores_entered":
         return `High score table: ${d.entries.map((e) => `${e.name} ${e.score}`).join(", ")}`;
       default:

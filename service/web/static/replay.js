@@ -133,6 +133,8 @@
         return "high scores";
       case "game_created":
         return `start: ${d.height} × ${d.width}, seed ${d.seed}`;
+      case "seat_claimed":
+        return `${d.name} joined`;
       default:
         return ev.type;
     }
@@ -198,6 +200,13 @@
     let curRound = 1, curTurn = 1, curStage = 1;
     for (const ev of events.slice(1)) {
       const d = ev.data || {};
+      if (ev.type === "seat_claimed" && nav.querySelector("p.moves-start")) {
+        // An online game's friend joins before the first move: part of the start.
+        const start = nav.querySelector("p.moves-start");
+        start.appendChild(document.createTextNode(" "));
+        start.appendChild(link(ev));
+        continue;
+      }
       if (ev.type === "game_over" || ev.type === "high_scores_entered") {
         closeTurn();
         let end = nav.querySelector("p.moves-end");
@@ -394,6 +403,8 @@
     document.addEventListener("keydown", onKey);
     drawChart();
     loadEvents().then(() => {
+      // An online game's second seat is named by its seat_claimed event.
+      for (const ev of events) if (ev.type === "seat_claimed") names[ev.data.seat] = ev.data.name;
       buildMoves();
       show(wanted);
     }).catch((e) => showError(e.message));

@@ -12,7 +12,7 @@
   const gameId = root.dataset.gameId;
   const base = `/api/games/${encodeURIComponent(gameId)}`;
   const EVENT_TYPES = ["game_created", "line_placed", "stage_advanced", "piece_inserted",
-    "move_explained", "game_over", "high_scores_entered", "message"];
+    "move_explained", "seat_claimed", "game_over", "high_scores_entered", "message"];
   const FEED_MAX = 200; // captions kept on the page
 
   let board = null;
@@ -22,6 +22,7 @@
   let lastSeq = 0; // the newest event captioned
   let fetching = false;
   let again = false; // an event arrived while a request was in flight
+  const seqs = []; // the events captioned, in order (root's data-seqs)
 
   async function getJson(path) {
     const resp = await fetch(path, { headers: { Accept: "application/json" }, cache: "no-store" });
@@ -58,6 +59,9 @@
     state = st;
     names = Object.fromEntries(st.seats.map((s) => [s.seat, s.name]));
     board.paint(st);
+    // An online game's second seat gets its name when the friend joins.
+    const who2 = root.querySelector(".replay-title .who-2");
+    if (who2 && B.seatName(st, 2)) who2.textContent = B.seatName(st, 2);
     B.fillStatus($("status"), st);
     for (const node of [$("board"), root]) {
       node.dataset.version = String(st.version);
@@ -72,7 +76,9 @@
       $("over").hidden = false;
       document.title = "Squares — watching: game over";
       setLive("Game over.", "ended");
-      stop();
+      // A state read can be ahead of the feed: close it only once every event has
+      // been captioned (the server ends the stream after game over anyway).
+      if (lastSeq >= st.version) stop();
     } else {
       document.title = `Squares — watching: round ${st.round}, ${B.seatName(st, st.turn)}, stage ${st.stage}`;
     }
@@ -116,10 +122,28 @@
     }
     if (!ev || typeof ev.seq !== "number" || ev.seq <= lastSeq) return;
     lastSeq = ev.seq;
+    if (ev.type === "seat_claimed") names[ev.data.seat] = ev.data.name;
     caption(ev);
+    seqs.push(ev.seq);
+    root.dataset.seqs = seqs.join(" ");
     if (board && state && ev.seq > state.version) board.markStep(ev);
     setLive("Live: following the game as it is played.", "live");
     refresh();
+  }
+
+  /* How many watch this game (`event: viewers` of a spectator's stream): the line
+     stays empty (and takes no room) until the server first says. */
+  function onViewers(message) {
+    let count;
+    try {
+      count = JSON.parse(message.data).count;
+    } catch (e) {
+      return;
+    }
+    if (typeof count !== "number" || count < 0) return;
+    const box = $("viewers");
+    box.textContent = `${count} watching`;
+    box.dataset.count = String(count);
   }
 
   function stop() {
@@ -134,8 +158,9 @@
       setLive("This browser cannot follow games live; reload the page to see the newest state.", "ended");
       return;
     }
-    source = new EventSource(`${base}/live?after=${after}`);
+    source = new EventSource(`${base}/live?after=${after}&viewers=1`);
     for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
+    source.addEventListener("viewers", onViewers);
     source.addEventListener("open", () => setLive("Live: following the game as it is played.", "live"));
     source.addEventListener("error", () => {
       if (!source) return;
@@ -161,6 +186,8 @@
       return;
     }
     lastSeq = state.version;
+    root.dataset.opened = String(state.version);
+    root.dataset.seqs = "";
     if (!state.over) follow(state.version);
   }
 

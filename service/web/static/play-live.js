@@ -1,0 +1,144 @@
+/* Squares, the play page: the game's live feed (Server-Sent Events from
+   /api/games/<id>/live). Whatever brings an event — the page's own request or the
+   feed — it is applied once, in seq order: the feed's events at or below the version
+   the page shows are dropped; newer ones are kept by seq until the page is free (no
+   request or animation running), then one GET /api/games/<id> per burst gives the
+   state they lead to, and they go through `applyMoveResult` like the computer's
+   turn. A gap (a reconnect, an event type this page does not listen to) is filled
+   from /events. The browser's EventSource resumes with Last-Event-ID by itself. */
+
+import { api, ApiError } from "./api.js";
+import { applyMoveResult } from "./play-anim.js";
+import { flash } from "./play-panel.js";
+import { S, gameUrl } from "./play-state.js";
+
+const TYPES = ["game_created", "line_placed", "stage_advanced", "piece_inserted",
+  "move_explained", "seat_claimed", "game_over", "high_scores_entered", "message"];
+const RETRY_MS = 5000; // after a refused stream (too many open, server busy)
+
+let source = null;
+let retry = null;
+const pending = new Map(); // seq -> event from the feed, not applied yet
+let due = false; // a catch-up was asked for (a conflict, a reconnect)
+let running = false;
+
+const ahead = () => S.state && [...pending.keys()].some((seq) => seq > S.state.version);
+
+function dropSeen() {
+  if (!S.state) return;
+  for (const seq of [...pending.keys()]) if (seq <= S.state.version) pending.delete(seq);
+}
+
+/* Follow the game on the page (none after game over). */
+export function follow() {
+  stop();
+  pending.clear();
+  due = false;
+  if (!S.game || !S.state || S.state.over || typeof EventSource === "undefined") return;
+  const game = S.game;
+  const es = new EventSource(gameUrl(`/live?after=${S.state.version}`));
+  source = es;
+  const onMessage = (message) => {
+    if (es !== source || S.game !== game) return;
+    let ev;
+    try {
+      ev = JSON.parse(message.data);
+    } catch (e) {
+      return;
+    }
+    if (!ev || typeof ev.seq !== "number" || ev.seq <= S.state.version) return;
+    pending.set(ev.seq, ev);
+    kick();
+  };
+  for (const type of TYPES) es.addEventListener(type, onMessage);
+  es.addEventListener("error", () => {
+    if (es !== source) return;
+    const ended = S.state.over || [...pending.values()].some((ev) => ev.type === "game_over");
+    if (ended) {
+      // The server ends the stream after game over: no reconnect, just apply the rest.
+      stop();
+      catchUpSoon();
+    } else if (es.readyState === EventSource.CLOSED) {
+      // Refused (too many streams, server busy): try again later.
+      source = null;
+      clearTimeout(retry);
+      retry = setTimeout(() => {
+        if (S.game === game && S.state && !S.state.over) {
+          follow();
+          catchUpSoon();
+        }
+      }, RETRY_MS);
+    } else {
+      // The browser reconnects by itself; the stream also ends after game over.
+      catchUpSoon();
+    }
+  });
+}
+
+export function stop() {
+  clearTimeout(retry);
+  retry = null;
+  if (source) {
+    source.close();
+    source = null;
+  }
+}
+
+/* Read the game again when the page is free (after a version conflict, a reconnect). */
+export function catchUpSoon() {
+  due = true;
+  kick();
+}
+
+/* Called whenever the page may have become free: apply what is waiting. */
+export function kick() {
+  if (!S.state || !S.game) return;
+  if (S.state.over) {
+    stop();
+    pending.clear();
+    return;
+  }
+  dropSeen();
+  if (running || S.busy || !(due || ahead())) return;
+  catchUp();
+}
+
+async function catchUp() {
+  const game = S.game;
+  running = true;
+  S.busy = true;
+  try {
+    for (let round = 0; round < 20 && (due || ahead()); round++) {
+      due = false;
+      const st = (await api("GET", gameUrl())).state;
+      if (S.game !== game) return;
+      const from = S.state.version;
+      if (st.version <= from) {
+        if (!ahead()) break;
+        continue; // the feed is ahead of this read: read again
+      }
+      let events = [];
+      for (let seq = from + 1; seq <= st.version && pending.has(seq); seq++) events.push(pending.get(seq));
+      if (events.length < st.version - from) {
+        events = (await api("GET", gameUrl(`/events?after=${from}`))).events;
+        if (S.game !== game) return;
+      }
+      events = events.filter((ev) => ev.seq > from && ev.seq <= st.version);
+      await applyMoveResult(events, st, { remote: true });
+      dropSeen();
+    }
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    flash(e.message, "error", e.code);
+    // The server cannot be reached or is restarting: try again a little later.
+    if (e.status === 0 || e.status >= 500) {
+      setTimeout(() => {
+        if (S.game === game) catchUpSoon();
+      }, RETRY_MS);
+    }
+  } finally {
+    running = false;
+    S.busy = false;
+  }
+  if (S.game === game) kick();
+}

@@ -1,0 +1,245 @@
+/* Squares, the play page: the panel beside the board (status, prompt, message, the
+   previous turn, the scores, game over, the invite of an online game) and the
+   board's paint from a whole state. */
+
+import { api, ApiError } from "./api.js";
+import { dropInvite, finished } from "./store.js";
+import { syncZoomTools } from "./play-zoom.js";
+import { $, B, S, canPlay, isComputer, mySeat, online, plural } from "./play-state.js";
+
+// -- messages: each stays until the next action --------------------------------------
+export function flash(text, kind, code) {
+  const box = $("message");
+  box.textContent = text;
+  box.className = "message " + (kind || "info");
+  box.dataset.code = code || "";
+}
+
+export function clearMessage() {
+  flash("", "", "");
+  delete $("message").dataset.hint;
+}
+
+// -- what the player is asked to do ----------------------------------------------------
+function promptFor(st) {
+  const name = (seat) => B.seatName(st, seat);
+  if (st.over) return "Game over. Watch the replay, or start a new game.";
+  if (online(st) && st.open_seat !== null) {
+    return S.game.token ? "Send your friend the invite link: the game starts when they join."
+      : "Waiting for a second player to join.";
+  }
+  if (!S.game.token) return `${name(st.turn)} is to move (stage ${st.stage}).`;
+  if (isComputer(st, st.turn)) return `${name(st.turn)} is playing…`;
+  if (online(st) && st.turn !== mySeat(st)) return `Waiting for ${name(st.turn)}… (stage ${st.stage})`;
+  const who = st.mode === "two_players" ? `${name(st.turn)}: ` : online(st) ? "Your turn. " : "";
+  if (st.stage === 1) {
+    return `${who}Stage 1 — squaring: each line must close a square (+1). Keep each new square next to the one before, or it costs 5. Nothing to close? Press Next stage.`;
+  }
+  if (st.stage === 2) {
+    return st.legal.can_advance
+      ? `${who}Stage 2 done. Press Next stage: three random pieces follow.`
+      : `${who}Stage 2 — place one extra line anywhere. It scores nothing: try not to leave a square open.`;
+  }
+  return `${who}Stage 3 — the random pieces are on the board. Press End turn.`;
+}
+
+// -- an online game's invite: shown to its creator while the seat is open ----------------
+function fillInvite(st) {
+  const waiting = online(st) && st.open_seat !== null && !st.over;
+  if (online(st) && st.open_seat === null && S.game.invite) {
+    S.game.invite = null;
+    dropInvite(S.game.game_id);
+  }
+  const box = $("invite");
+  box.hidden = !(waiting && S.game.token && mySeat(st) !== st.open_seat);
+  if (box.hidden) return;
+  const invite = S.game.invite;
+  $("invite-link").hidden = !invite;
+  $("invite-lost").hidden = Boolean(invite);
+  if (!invite) return;
+  if ($("invite-url").value !== invite.url) $("invite-url").value = invite.url;
+  const expires = new Date(invite.expires_at);
+  const when = Number.isNaN(expires.getTime()) ? invite.expires_at
+    : expires.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  const expired = expires.getTime() <= Date.now();
+  const line = $("invite-expiry");
+  line.textContent = expired
+    ? `This link expired on ${when}: start a new game to invite a friend.`
+    : `The link works once, until ${when}.`;
+  line.classList.toggle("error", expired);
+}
+
+export async function copyInvite() {
+  const field = $("invite-url");
+  const note = $("invite-copied");
+  field.focus();
+  field.select();
+  let done = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(field.value);
+      done = true;
+    }
+  } catch (e) {
+    done = false;
+  }
+  if (!done) {
+    try {
+      done = document.execCommand("copy");
+    } catch (e) {
+      done = false;
+    }
+  }
+  note.textContent = done ? "Link copied: send it to your friend." : "Copy the selected link (Ctrl+C), then send it to your friend.";
+}
+
+// -- the whole page from a state -------------------------------------------------------
+export function render(st) {
+  S.state = st;
+  S.board.paint(st);
+  B.fillStatus($("status"), st);
+  showScores(st.scores);
+  const ownPieces = st.stage === 3 && !st.over;
+  B.fillPieces($("pieces"), ownPieces ? st.last_pieces || [] : []);
+  fillLastTurn(st);
+  fillInvite(st);
+  const board = $("board");
+  board.dataset.version = st.version;
+  board.dataset.stage = st.stage;
+  board.dataset.over = st.over ? "true" : "false";
+  const mine = canPlay(st);
+  $("advance-btn").classList.remove("hint");
+  $("advance-btn").textContent = st.stage === 3 ? "End turn ⏎" : "Next stage ⏎";
+  $("advance-btn").disabled = !mine;
+  $("hint-btn").disabled = !mine;
+  $("prompt").textContent = promptFor(st);
+  const game = $("game");
+  game.classList.toggle("is-over", st.over);
+  game.classList.toggle("watching", !S.game.token);
+  game.classList.toggle("waiting", Boolean(S.game.token) && !st.over && !mine);
+  if (!S.cursor) {
+    const y = 2 * Math.floor(st.height / 4);
+    const x = 2 * Math.floor(st.width / 4) + 1;
+    S.cursor = { x, y, wantX: x };
+  }
+  if (st.over) S.board.hideCursor();
+  else S.board.showCursor(S.cursor.x, S.cursor.y);
+  const turnName = B.seatName(st, st.turn);
+  document.title = st.over ? "Squares — game over" : `Squares — round ${st.round}, ${turnName}, stage ${st.stage}`;
+  syncZoomTools();
+  if (st.over) showOver(st);
+}
+
+/* The previous turn in one line, and the computer's plan if it was the computer's. */
+function fillLastTurn(st) {
+  const box = $("last-box");
+  let summary = "";
+  if (S.lastTurn) summary = summarizeTurn(st, S.lastTurn);
+  else if (st.last_turn) summary = `${B.seatName(st, st.last_turn.seat)}: ${plural(st.last_turn.lines.length, "line")}, ${plural(st.last_turn.squares.length, "square")} formed.`;
+  $("last-title").textContent = "Last turn";
+  $("last-summary").textContent = summary;
+  const lastSeat = S.lastTurn ? S.lastTurn.seat : st.last_turn ? st.last_turn.seat : null;
+  const computerPlans = lastSeat !== null && isComputer(st, lastSeat) && !(st.over && st.mode !== "vs_computer")
+    ? (Object.keys(S.plans).length ? S.plans : B.plansOfState(st)) : {};
+  B.fillPlans($("ai-box"), computerPlans);
+  box.hidden = !summary && $("ai-box").hidden;
+}
+
+function summarizeTurn(st, turn) {
+  let lines = 0, won = 0, penalty = 0, ownerless = 0, pieces = 0;
+  const letter = B.seatLetter(st, turn.seat);
+  for (const ev of turn.events) {
+    const d = ev.data || {};
+    if (ev.type === "line_placed") {
+      lines += 1;
+      penalty += B.penaltyOf(d);
+      for (const q of d.squares) {
+        if (q[2] === letter) won += 1;
+        else ownerless += 1;
+      }
+    } else if (ev.type === "piece_inserted" && !d.skipped) {
+      pieces += 1;
+      ownerless += d.squares.length;
+    }
+  }
+  const delta = won - penalty;
+  const parts = [`${plural(lines, "line")}`];
+  if (won) parts.push(`${plural(won, "square")} won`);
+  if (penalty) parts.push(`an irregular square (−${penalty})`);
+  if (ownerless) parts.push(`${ownerless} ownerless`);
+  if (pieces) parts.push(`${plural(pieces, "random piece")}`);
+  const sign = delta > 0 ? `+${delta}` : delta < 0 ? `−${-delta}` : "±0";
+  return `${B.seatName(st, turn.seat)}: ${sign} — ${parts.join(", ")}.`;
+}
+
+// -- the score: it counts to its new value, with a +1 / −5 badge ------------------------
+const countTimers = [null, null];
+
+export function showScores(scores) {
+  for (const seat of [1, 2]) {
+    const to = scores[seat - 1];
+    const from = S.shown[seat - 1];
+    if (to !== from) animateScore(seat, from, to);
+    else if (countTimers[seat - 1] === null) $(`st-score${seat}`).textContent = String(to);
+  }
+}
+
+function animateScore(seat, from, to) {
+  const dd = $(`st-score${seat}`);
+  S.shown[seat - 1] = to;
+  clearInterval(countTimers[seat - 1]);
+  const delta = to - from;
+  for (const old of dd.parentElement.querySelectorAll(".delta")) old.remove();
+  const badge = B.text("span", delta > 0 ? `+${delta}` : `−${-delta}`, `delta ${delta > 0 ? "up" : "down"}`);
+  badge.setAttribute("aria-hidden", "true");
+  badge.addEventListener("animationend", () => badge.remove());
+  dd.after(badge);
+  dd.classList.remove("bump-up", "bump-down");
+  void dd.offsetWidth; // restart the CSS animation
+  dd.classList.add(delta > 0 ? "bump-up" : "bump-down");
+  let value = from;
+  const step = delta > 0 ? 1 : -1;
+  dd.textContent = String(value);
+  countTimers[seat - 1] = setInterval(() => {
+    value += step;
+    dd.textContent = String(value);
+    if (value === to) {
+      clearInterval(countTimers[seat - 1]);
+      countTimers[seat - 1] = null;
+    }
+  }, Math.max(25, Math.min(90, 450 / Math.abs(delta))));
+  dd.dataset.score = String(to);
+}
+
+async function showOver(st) {
+  finished(st.game_id);
+  const box = $("over");
+  box.hidden = false;
+  const name = (seat) => B.seatName(st, seat);
+  const result = st.winner === 0 ? "A draw." : `${name(st.winner)} wins.`;
+  $("over-result").textContent = `${name(1)} ${st.scores[0]} : ${st.scores[1]} ${name(2)} — ${result}`;
+  const tbody = $("over-table").querySelector("tbody");
+  let rows = [];
+  try {
+    // Room for the player's own rows below the top 10.
+    rows = (await api("GET", "/api/highscores?limit=100")).high_scores;
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    flash(e.message, "error", e.code);
+  }
+  while (tbody.firstChild) tbody.removeChild(tbody.firstChild);
+  const me = mySeat(st);
+  rows.forEach((row, i) => {
+    const mine = row.game_id === st.game_id;
+    if (i >= 10 && !mine) return;
+    const tr = document.createElement("tr");
+    if (mine) tr.className = "mine";
+    const you = mine && S.game.token && (me === null || row.name === B.seatName(st, me));
+    tr.appendChild(B.text("td", String(row.rank ?? i + 1)));
+    tr.appendChild(B.text("td", row.name + (you ? "  ◀ you" : "")));
+    tr.appendChild(B.text("td", String(row.score)));
+    tr.appendChild(B.text("td", row.difficulty || ""));
+    tbody.appendChild(tr);
+  });
+  tbody.dataset.loaded = "true";
+}
