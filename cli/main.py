@@ -21,8 +21,8 @@ from alembic.util.exc import CommandError
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from service import config
+from service.domain.commands import RuleViolation
 from service.domain.events import EventFormatError
-from service.domain.rules import RuleViolation
 from service.domain.state import CorruptStream
 from service.errors import GameNotFound, ServiceError
 

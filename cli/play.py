@@ -28,9 +28,10 @@ from urllib.parse import urlsplit
 import click
 
 from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
+from service.domain.commands import Advance, PlaceLine, RuleViolation
 from service.domain.events import Event
 from service.domain.render import render
-from service.domain.rules import LEVELS, Advance, PlaceLine, RuleViolation
+from service.domain.start import LEVELS
 from service.domain.state import GameState
 from service.errors import GameNotFound, ServiceError
 from service.services import MoveResult, Services

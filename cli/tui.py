@@ -22,9 +22,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from service.domain.commands import Advance, PlaceLine, RuleViolation
 from service.domain.events import Event
 from service.domain.render import axis_header, column_offsets, render_status
-from service.domain.rules import Advance, PlaceLine, RuleViolation
 from service.domain.state import EMPTY, OWNER_LETTERS, SEAT1, SEAT2, GameState, apply_in_place
 
 from .replay import describe

@@ -1,6 +1,6 @@
 """The service layer's errors: each has a stable ``code``, a ``message`` and ``details``.
 
-The domain's `service.domain.rules.RuleViolation` has the same three attributes
+The domain's `service.domain.commands.RuleViolation` has the same three attributes
 and passes through the service layer unchanged.
 """
 

@@ -15,7 +15,7 @@ How the one watcher thread of a process learns that a game changed:
   that was down, so after (re)connecting, and every `SAFETY_POLL_S` anyway, the
   watcher also polls the versions of the watched games.
 - SQLite: no notifications exist, so the watcher runs one indexed query every
-  `POLL_S` for the versions of the games watched in this process
+  `POLL_S` (100 ms) for the versions of the games watched in this process
   (``SELECT game_id, version FROM games WHERE game_id IN (...)``): one query for all
   streams of the process, never one per stream.
 
@@ -31,7 +31,6 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from sqlalchemy import select
 
@@ -40,7 +39,7 @@ from .store.events import NOTIFY_CHANNEL as CHANNEL
 
 log = logging.getLogger(__name__)
 
-POLL_S = 0.2  # SQLite: how often the versions of the watched games are read
+POLL_S = 0.1  # SQLite: how often the versions of the watched games are read
 SAFETY_POLL_S = 5.0  # PostgreSQL: a poll even without notifications
 IN_CHUNK = 500  # game ids per IN (...) query
 
@@ -169,7 +168,8 @@ class Feed:
                     return
 
 
-Page = tuple[list[dict[str, Any]], int, bool]  # event views, the version read at, over
+# (seq, its SSE message) of each event read, the version read at, whether the game is over
+Page = tuple[list[tuple[int, str]], int, bool]
 
 
 class SharedReads:

@@ -60,8 +60,9 @@ def stream(feed: Feed, game_id: str, after: int,
            heartbeat_s: float, max_s: float, viewers: Viewers | None = None) -> Iterator[str]:
     """The SSE text of `game_id`'s events after `after`, as they are committed.
 
-    `read(game_id, after)` gives the event views after `after`, the version they were
-    read at and whether the game is over. Ends after game over or `max_s` seconds
+    `read(game_id, after)` gives the SSE messages of the events after `after` (made
+    once per process and read, `SharedReads`, not once per stream), the version they
+    were read at and whether the game is over. Ends after game over or `max_s` seconds
     (the client reconnects with ``Last-Event-ID``); a ``: ping`` comment after
     `heartbeat_s` seconds of silence lets the server notice a client that has gone.
     With `viewers`, the stream counts as a spectator while it is open and reports
@@ -77,10 +78,10 @@ def stream(feed: Feed, game_id: str, after: int,
         last_sent = after
         quiet_since = time.monotonic()
         while True:
-            events, version, over = read(game_id, last_sent)
-            for view in events:
-                yield sse_event(view["seq"], view["type"], view)
-                last_sent = view["seq"]
+            messages, version, over = read(game_id, last_sent)
+            for seq, message in messages:
+                yield message
+                last_sent = seq
             if over and last_sent >= version:
                 yield ": game over\n\n"
                 return

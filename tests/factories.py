@@ -25,9 +25,11 @@ from typing import Any
 import factory
 
 from service import security
+from service.domain.commands import Command, NewGame
 from service.domain.events import Event, GameOver, event_to_json
 from service.domain.players import Greedy
-from service.domain.rules import Command, NewGame, decide, start_game
+from service.domain.rules import decide
+from service.domain.start import start_game
 from service.domain.state import GameState, apply_all, fold
 from service.services import CreatedGame, HighScore, Services
 

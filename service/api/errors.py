@@ -13,7 +13,7 @@ from flask import Flask, Response, jsonify, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
-from ..domain.rules import RuleViolation
+from ..domain.commands import RuleViolation
 from ..errors import ServiceError
 
 log = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ from typing import Any
 from flask import Flask, Response, current_app, request
 
 from ..live import Feed, Page, SharedReads, StreamSlots
-from ..sse import Released, stream
+from ..sse import Released, sse_event, stream
 from ..viewers import Viewers
 from . import schemas as s
 from .errors import error_response
@@ -49,7 +49,8 @@ def init_app(app: Flask) -> None:
 
     def read(game_id: str, after: int) -> Page:
         events, version, over = services.live_page(game_id, after)
-        return [event_view(e) for e in events], version, over
+        return [(e.seq, sse_event(e.seq, e.event.TYPE, event_view(e))) for e in events], \
+            version, over
 
     app.extensions["squares_feed"] = feed
     app.extensions["squares_viewers"] = Viewers(services.store)

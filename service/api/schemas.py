@@ -9,7 +9,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
-from ..domain.rules import LEVELS, MODES
+from ..domain.start import LEVELS, MODES
 from ..store import GameSummary
 
 # Numbers the database stores as 32-bit integers; larger ones are refused up front.

@@ -11,8 +11,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..domain.board import Geometry
+from ..domain.commands import Advance, Command, PlaceLine
 from ..domain.events import SEAT_LETTERS, Event
-from ..domain.rules import Advance, Command, PlaceLine, legal_actions
+from ..domain.rules import legal_actions
 from ..domain.state import OWNER_LETTERS, SEAT1, SEAT2, GameState, TurnRecord
 from ..store import GameSummary, HighScore, StoredEvent
 

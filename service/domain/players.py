@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from .commands import Advance, Command, PlaceLine
 from .events import Event
-from .rules import Advance, Command, PlaceLine, decide, legal_actions, regular_squares
+from .rules import decide, legal_actions, regular_squares
 from .state import GameState, apply_in_place
 
 

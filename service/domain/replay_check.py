@@ -7,18 +7,10 @@ over, high score entries) must follow it unchanged. Imports and `verify` use it.
 
 from __future__ import annotations
 
+from .commands import Advance, ClaimSeat, Command, Explain, NewGame, PlaceLine, RuleViolation
 from .events import Event, GameCreated, LinePlaced, MoveExplained, SeatClaimed, StageAdvanced
-from .rules import (
-    Advance,
-    ClaimSeat,
-    Command,
-    Explain,
-    NewGame,
-    PlaceLine,
-    RuleViolation,
-    decide,
-    start_game,
-)
+from .rules import decide
+from .start import start_game
 from .state import CorruptStream, GameState, apply_in_place, fold
 
 

@@ -1,24 +1,21 @@
-"""The rules engine: commands in, events out (RULES I, T, E, M).
+"""The rules engine: a turn's commands in, events out (RULES T, E, M).
 
-`start_game(NewGame)` and `decide(state, command)` are pure: they read a state,
-validate the command and return the events it causes, or raise `RuleViolation`
-with a stable code. All randomness comes from `game_rng`, seeded from the game's
-seed and the stream position, and every random outcome is written into events.
+`decide(state, command)` is pure: it reads a state, validates the command and
+returns the events it causes, or raises `RuleViolation` with a stable code. The
+commands are in `commands`, the start of a game in `start`; random outcomes are
+drawn from `start.game_rng` and written into events.
 """
 
 from __future__ import annotations
 
-import random
-import unicodedata
 from dataclasses import dataclass
 
 from . import pieces
-from .board import DEFAULT_HEIGHT, DEFAULT_WIDTH, FieldSizeError, geometry
+from .commands import Advance, ClaimSeat, Command, Explain, PlaceLine, RuleViolation
 from .events import (
     OWNERLESS,
     SEAT_LETTERS,
     Event,
-    GameCreated,
     GameOver,
     HighScoreEntry,
     HighScoresEntered,
@@ -26,164 +23,13 @@ from .events import (
     MoveExplained,
     PieceInserted,
     Point,
-    Seat,
     SeatClaimed,
     StageAdvanced,
 )
+from .start import HUMAN_MODES, clean_name, game_rng
 from .state import EMPTY, GameState, apply_in_place
 
-LEVELS = ("easy", "moderate", "hard", "expert")
-MODES = ("vs_computer", "two_players", "online", "computer_vs_computer")
-# Modes where both seats are humans: no computer level, their own high score class.
-HUMAN_MODES = ("two_players", "online")
-NAME_MAX = 32
 PENALTY = 5
-
-
-class RuleViolation(Exception):
-    """A command the rules refuse; nothing is stored. `code` is stable."""
-
-    def __init__(self, code: str, message: str, **details: object) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details
-
-
-# -- commands ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class NewGame:
-    seed: int
-    player_name: str
-    difficulty: str = "moderate"
-    mode: str = "vs_computer"
-    height: int = DEFAULT_HEIGHT
-    width: int = DEFAULT_WIDTH
-    second_name: str | None = None  # two_players: the second human
-    second_level: str | None = None  # computer_vs_computer: seat 2's level
-
-
-@dataclass(frozen=True)
-class PlaceLine:
-    seat: int
-    x: int
-    y: int
-
-
-@dataclass(frozen=True)
-class Advance:
-    seat: int
-
-
-@dataclass(frozen=True)
-class Explain:
-    """The computer's reasons for its next moves (RULES A2)."""
-
-    seat: int
-    level: str
-    best_point: int
-    best_x: int | None
-    best_y: int | None
-    best_direction: tuple[int, ...]
-    starts: int
-    trials: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class ClaimSeat:
-    """A friend takes an online game's invited seat (the invitation is checked by
-    the service; the rules check the seat is open and the name)."""
-
-    seat: int
-    name: str
-
-
-Command = PlaceLine | Advance | Explain | ClaimSeat
-
-
-def game_rng(seed: int, version: int, purpose: str) -> random.Random:
-    """The random generator for one decision of a game (RULES I5).
-
-    Seeding from (seed, stream position, purpose) keeps `decide` pure and makes a
-    game reproducible from its first event.
-    """
-    return random.Random(f"squares:{seed}:{version}:{purpose}")
-
-
-# -- starting a game (RULES I, M) --------------------------------------------
-
-
-def clean_name(name: object, field: str = "player_name") -> str:
-    if not isinstance(name, str):
-        raise RuleViolation("invalid_name", "a name must be text", field=field)
-    name = name.strip()
-    if not 1 <= len(name) <= NAME_MAX:
-        raise RuleViolation(
-            "invalid_name", f"a name has 1 to {NAME_MAX} characters", field=field
-        )
-    if any(unicodedata.category(c).startswith("C") for c in name):
-        raise RuleViolation(
-            "invalid_name",
-            "a name cannot hold control, invisible or unassigned characters",
-            field=field,
-        )
-    return name
-
-
-def _check_level(level: str, field: str) -> str:
-    if level not in LEVELS:
-        raise RuleViolation(
-            "invalid_level", f"level must be one of {', '.join(LEVELS)}", field=field
-        )
-    return level
-
-
-def start_game(command: NewGame) -> list[Event]:
-    try:
-        g = geometry(command.height, command.width)
-    except FieldSizeError as exc:
-        raise RuleViolation("invalid_field_size", str(exc)) from exc
-    seats = _seats(command)
-    difficulty = "none" if command.mode in HUMAN_MODES else command.difficulty
-    rng = game_rng(command.seed, 0, "initial_lines")
-    chosen = rng.sample(g.inner_slots, g.initial_line_count())
-    initial = tuple(sorted(g.xy(i) for i in chosen))
-    return [
-        GameCreated(
-            seed=command.seed,
-            height=g.height,
-            width=g.width,
-            mode=command.mode,
-            difficulty=difficulty,
-            seats=seats,
-            initial_lines=initial,
-        )
-    ]
-
-
-def _seats(command: NewGame) -> tuple[Seat, Seat]:
-    if command.mode not in MODES:
-        raise RuleViolation("invalid_mode", f"mode must be one of {', '.join(MODES)}")
-    if command.mode == "vs_computer":
-        level = _check_level(command.difficulty, "difficulty")
-        return (
-            Seat(clean_name(command.player_name), "human"),
-            Seat("Computer", "computer", level),
-        )
-    if command.mode == "two_players":
-        second = clean_name(command.second_name or "", "second_name")
-        return Seat(clean_name(command.player_name), "human"), Seat(second, "human")
-    if command.mode == "online":  # seat 2 is named when a friend claims it
-        return Seat(clean_name(command.player_name), "human"), Seat("", "human")
-    first = _check_level(command.difficulty, "difficulty")
-    second_level = _check_level(command.second_level or command.difficulty, "second_level")
-    return (
-        Seat(f"Computer 1 ({first})", "computer", first),
-        Seat(f"Computer 2 ({second_level})", "computer", second_level),
-    )
 
 
 # -- deciding a turn (RULES T) -----------------------------------------------

@@ -8,7 +8,7 @@ computes squares or scores itself.
 
 from __future__ import annotations
 
-from ..domain.rules import RuleViolation
+from ..domain.commands import RuleViolation
 from ..errors import (
     GameExists,
     GameNotFound,

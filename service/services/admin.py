@@ -7,8 +7,9 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from .. import security
+from ..domain.commands import RuleViolation
 from ..domain.events import Event, EventFormatError
-from ..domain.rules import RuleViolation, clean_name
+from ..domain.start import clean_name
 from ..domain.state import CorruptStream, fold
 from ..errors import GameExists, GameNotFound
 from ..store import HighScore, UnitOfWork, utcnow

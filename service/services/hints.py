@@ -11,7 +11,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
-from ..domain.rules import Command
+from ..domain.commands import Command
 
 HINT_CAPACITY = 1024
 

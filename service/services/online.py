@@ -14,7 +14,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from .. import security
-from ..domain.rules import ClaimSeat, decide
+from ..domain.commands import ClaimSeat
+from ..domain.rules import decide
 from ..domain.state import apply_all
 from ..errors import InviteClaimed, InviteExpired, InviteInvalid, NotOnline
 from ..store import UnitOfWork, utcnow

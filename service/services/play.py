@@ -20,7 +20,9 @@ from collections.abc import Callable
 
 from .. import security
 from ..domain import ai
-from ..domain.rules import Advance, Command, NewGame, PlaceLine, RuleViolation, decide, start_game
+from ..domain.commands import Advance, Command, NewGame, PlaceLine, RuleViolation
+from ..domain.rules import decide
+from ..domain.start import start_game
 from ..domain.state import apply_all, fold
 from ..errors import NotComputerTurn, VersionConflict
 from ..store import StoredEvent

@@ -18,17 +18,10 @@ import pytest
 
 from cli.online import parse_join, seat_of_token
 from cli.tokens import load_invite_code, load_seat_tokens, load_tokens, save_token
+from service.domain.commands import Advance, ClaimSeat, Command, NewGame, PlaceLine
 from service.domain.players import Greedy
-from service.domain.rules import (
-    Advance,
-    ClaimSeat,
-    Command,
-    NewGame,
-    PlaceLine,
-    decide,
-    legal_actions,
-    start_game,
-)
+from service.domain.rules import decide, legal_actions
+from service.domain.start import start_game
 from service.domain.state import GameState, apply_all, fold
 from service.services import CreatedGame, Services
 from tests.cli.conftest import SQUARES, Run

@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from service.domain.commands import NewGame, PlaceLine
 from service.domain.events import LinePlaced
-from service.domain.rules import NewGame, PlaceLine, decide, legal_actions, start_game
+from service.domain.rules import decide, legal_actions
+from service.domain.start import start_game
 from service.domain.state import apply_all, fold
 
 from .conftest import LiveServer, screenshot

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from service.domain.rules import Advance, PlaceLine, decide, legal_actions
+from service.domain.commands import Advance, PlaceLine
+from service.domain.rules import decide, legal_actions
 from service.domain.state import apply_all
 from service.services import Services
 

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import update
 
+from service.domain.commands import Advance, PlaceLine, RuleViolation
 from service.domain.events import GameOver, HighScoresEntered, LinePlaced, StageAdvanced
-from service.domain.rules import Advance, PlaceLine, RuleViolation
 from service.domain.state import fold
 from service.errors import (
     GameNotFound,

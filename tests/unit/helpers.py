@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from service.domain.board import geometry
+from service.domain.commands import Advance, Command, PlaceLine
 from service.domain.events import Event, GameCreated, LinePlaced, Point, Seat
-from service.domain.rules import Advance, Command, PlaceLine, decide, legal_actions
+from service.domain.rules import decide, legal_actions
 from service.domain.state import GameState, apply_all, fold
 
 SEATS = {

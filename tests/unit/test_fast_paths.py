@@ -13,9 +13,10 @@ import pytest
 from service.domain import pieces
 from service.domain.ai import stage2, strategy_for
 from service.domain.ai.compact import Board, tables
+from service.domain.commands import NewGame
 from service.domain.events import event_to_json
 from service.domain.players import play_turn
-from service.domain.rules import NewGame, start_game
+from service.domain.start import start_game
 from service.domain.state import apply_all, fold
 
 

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from service.domain.commands import Advance, Command, NewGame, PlaceLine, RuleViolation
 from service.domain.events import (
     OWNERLESS,
     SEAT_LETTERS,
@@ -32,16 +33,8 @@ from service.domain.events import (
     event_to_json,
 )
 from service.domain.replay_check import replay_check
-from service.domain.rules import (
-    Advance,
-    Command,
-    NewGame,
-    PlaceLine,
-    RuleViolation,
-    decide,
-    legal_actions,
-    start_game,
-)
+from service.domain.rules import decide, legal_actions
+from service.domain.start import start_game
 from service.domain.state import EMPTY, CorruptStream, GameState, apply_all, fold
 
 SMALL_SIZES = [(7, 7), (7, 9), (9, 9), (9, 13), (11, 7)]
@@ -230,7 +223,9 @@ def test_the_same_seed_and_commands_give_byte_identical_events(seed, size, choic
 _GAME_SCRIPT = """
 import hashlib, random
 from service.domain.events import event_to_json
-from service.domain.rules import NewGame, decide, legal_actions, start_game, Advance, PlaceLine
+from service.domain.commands import NewGame, Advance, PlaceLine
+from service.domain.rules import decide, legal_actions
+from service.domain.start import start_game
 from service.domain.state import apply_all, fold
 events = start_game(NewGame(seed=2024, player_name="Ada", second_name="Bob", mode="two_players"))
 state, rnd = fold(events), random.Random(5)

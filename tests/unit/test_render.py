@@ -2,9 +2,9 @@
 
 import re
 
+from service.domain.commands import Explain
 from service.domain.events import MoveExplained
 from service.domain.render import render, render_board, render_piece, render_status
-from service.domain.rules import Explain
 
 from .helpers import Game
 

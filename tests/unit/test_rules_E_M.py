@@ -6,9 +6,11 @@ here the domain's part is that only the human seats' final scores are handed on.
 
 import pytest
 
+from service.domain.commands import NewGame, RuleViolation
 from service.domain.events import GameOver, HighScoreEntry, HighScoresEntered, Seat
 from service.domain.players import Greedy, play_turn
-from service.domain.rules import NewGame, RuleViolation, high_score_entries, start_game
+from service.domain.rules import high_score_entries
+from service.domain.start import start_game
 from service.domain.state import SEAT2, CorruptStream, apply_all, fold
 
 from .helpers import Game

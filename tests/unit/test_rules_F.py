@@ -11,8 +11,10 @@ from service.domain.board import (
     is_box,
     is_line_slot,
 )
+from service.domain.commands import NewGame, PlaceLine, RuleViolation
 from service.domain.events import LinePlaced
-from service.domain.rules import NewGame, PlaceLine, RuleViolation, decide, start_game
+from service.domain.rules import decide
+from service.domain.start import start_game
 from service.domain.state import SEAT1, SYSTEM, CorruptStream, apply, fold
 
 from .helpers import Game, created, position

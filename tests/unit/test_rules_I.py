@@ -4,11 +4,13 @@ import random
 
 import pytest
 
-from service.domain import rules as rules_module
+from service.domain import start as start_module
 from service.domain.board import geometry
+from service.domain.commands import Advance, NewGame, RuleViolation
 from service.domain.events import GameCreated, PieceInserted
 from service.domain.players import Greedy, play_turn
-from service.domain.rules import Advance, NewGame, RuleViolation, decide, start_game
+from service.domain.rules import decide
+from service.domain.start import start_game
 from service.domain.state import EMPTY, SEAT1, SYSTEM, apply_all, fold
 
 
@@ -128,9 +130,9 @@ def test_rule_I5_the_stream_holds_every_random_outcome_and_fold_never_draws_rand
         raise AssertionError("fold must not draw a random number")
 
     monkeypatch.setattr(random, "Random", NoRandomness)
-    monkeypatch.setattr(rules_module.random, "Random", NoRandomness)
+    monkeypatch.setattr(start_module.random, "Random", NoRandomness)
     for name in ("random", "randrange", "choice", "sample", "shuffle", "randint"):
         monkeypatch.setattr(random, name, no_random)
     with pytest.raises(AssertionError):  # the trap is armed
-        rules_module.game_rng(1, 1, "pieces")
+        start_module.game_rng(1, 1, "pieces")
     assert fold(events) == expected

@@ -16,6 +16,7 @@ import random
 import pytest
 
 from service.domain import pieces
+from service.domain.commands import Advance, NewGame, PlaceLine, RuleViolation
 from service.domain.events import (
     GameOver,
     HighScoresEntered,
@@ -23,15 +24,8 @@ from service.domain.events import (
     PieceInserted,
     StageAdvanced,
 )
-from service.domain.rules import (
-    Advance,
-    NewGame,
-    PlaceLine,
-    RuleViolation,
-    decide,
-    legal_actions,
-    start_game,
-)
+from service.domain.rules import decide, legal_actions
+from service.domain.start import start_game
 from service.domain.state import EMPTY, SEAT1, SEAT2, SYSTEM, fold
 
 from .helpers import Game, of_type

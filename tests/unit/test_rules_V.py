@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from service.domain.commands import NewGame, PlaceLine
 from service.domain.events import (
     Event,
     GameCreated,
@@ -22,7 +23,8 @@ from service.domain.events import (
 )
 from service.domain.players import Greedy, play_turn
 from service.domain.replay_check import replay_check
-from service.domain.rules import NewGame, PlaceLine, decide, start_game
+from service.domain.rules import decide
+from service.domain.start import start_game
 from service.domain.state import CorruptStream, apply, apply_all, fold
 
 from .helpers import Game

@@ -8,18 +8,11 @@ the class ``online``.
 
 import pytest
 
+from service.domain.commands import Advance, ClaimSeat, NewGame, RuleViolation
 from service.domain.events import SeatClaimed
 from service.domain.replay_check import replay_check
-from service.domain.rules import (
-    Advance,
-    ClaimSeat,
-    NewGame,
-    RuleViolation,
-    decide,
-    high_score_entries,
-    legal_actions,
-    start_game,
-)
+from service.domain.rules import decide, high_score_entries, legal_actions
+from service.domain.start import start_game
 from service.domain.state import CorruptStream, apply_all, fold
 
 

@@ -1,5 +1,6 @@
+from service.domain.commands import NewGame
 from service.domain.players import Greedy, play_turn
-from service.domain.rules import NewGame, start_game
+from service.domain.start import start_game
 from service.domain.state import apply_all, fold
 
 

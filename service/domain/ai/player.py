@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..rules import LEVELS, Advance, Command, Explain, PlaceLine, game_rng, regular_squares
+from ..commands import Advance, Command, Explain, PlaceLine
+from ..rules import regular_squares
+from ..start import LEVELS, game_rng
 from ..state import GameState
 from . import budget, stage1, stage2
 from .budget import Budget

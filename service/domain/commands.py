@@ -1,0 +1,73 @@
+"""What a player (or the computer) asks of a game, and the refusal of the rules.
+
+Commands are plain frozen dataclasses; `rules.decide` and `start.start_game` turn
+them into events or raise `RuleViolation`, whose ``code`` is stable (the API's error
+codes are these).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import DEFAULT_HEIGHT, DEFAULT_WIDTH
+
+
+class RuleViolation(Exception):
+    """A command the rules refuse; nothing is stored. `code` is stable."""
+
+    def __init__(self, code: str, message: str, **details: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+
+@dataclass(frozen=True)
+class NewGame:
+    seed: int
+    player_name: str
+    difficulty: str = "moderate"
+    mode: str = "vs_computer"
+    height: int = DEFAULT_HEIGHT
+    width: int = DEFAULT_WIDTH
+    second_name: str | None = None  # two_players: the second human
+    second_level: str | None = None  # computer_vs_computer: seat 2's level
+
+
+@dataclass(frozen=True)
+class PlaceLine:
+    seat: int
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class Advance:
+    seat: int
+
+
+@dataclass(frozen=True)
+class Explain:
+    """The computer's reasons for its next moves (RULES A2)."""
+
+    seat: int
+    level: str
+    best_point: int
+    best_x: int | None
+    best_y: int | None
+    best_direction: tuple[int, ...]
+    starts: int
+    trials: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class ClaimSeat:
+    """A friend takes an online game's invited seat (the invitation is checked by
+    the service; the rules check the seat is open and the name)."""
+
+    seat: int
+    name: str
+
+
+Command = PlaceLine | Advance | Explain | ClaimSeat
