@@ -6,7 +6,7 @@ database. ``--online`` creates the game, prints the invite link and its expiry a
 plays seat 1; ``--join`` claims the open seat with the link's code (or ``--code``)
 and plays seat 2. Each seat's token is kept in the tokens file with its seat, so
 ``squares play --resume ID`` goes on as that seat (with ``--token`` the seat is
-worked out, `seat_of_token`).
+worked out, `Services.check_token`).
 
 While the seat is open or the other seat is to move, the session waits: it re-reads
 the game's new events every `POLL_SECONDS` (`Services.event_page`, as ``squares
@@ -29,11 +29,11 @@ import click
 
 from service.domain.events import Event
 from service.domain.state import GameState, apply_in_place
-from service.errors import GameNotFound, InviteClaimed, ServiceError
+from service.errors import GameNotFound, InviteClaimed
 from service.services import Services
 
 from .output import CliFailure, fmt_time
-from .play import DEFAULT_BASE_URL, HELP, Session, Simple, parse_input
+from .play import DEFAULT_BASE_URL, HELP, Session, Simple, game_for_token, parse_input
 from .replay import describe, event_color
 from .tokens import load_invite_code, load_seat_tokens, load_tokens, save_token, tokens_file
 from .watch import result_text
@@ -272,11 +272,6 @@ def join(services: Services, link: str, code: str | None, name: str,
     return OnlineSession(services, game_id, claimed.token, state, stdin, seat=claimed.seat)
 
 
-def seat_of_token(services: Services, game_id: str, token: str) -> int:
-    """The seat `token` moves in online game `game_id` (`ServiceError` if none)."""
-    return services.check_token(game_id, token)[0]
-
-
 def resume_online(services: Services, game_id: str, token: str | None, stdin: IO[str], *,
                   seat: int | None = None,
                   base_url: str = DEFAULT_BASE_URL) -> OnlineSession:
@@ -302,19 +297,12 @@ def resume_online(services: Services, game_id: str, token: str | None, stdin: IO
             if token is None:
                 raise CliFailure(f"no token for game {game_id} in {tokens_file()}: "
                                  "pass --token", exit_code=2)
-    try:
-        if seat is None:
-            seat = seat_of_token(services, game_id, token)
-        else:
-            services.check_token(game_id, token)
-        _, state = services.get_game(game_id)
-    except GameNotFound as exc:
-        raise CliFailure(f"no game {game_id}") from exc
-    except ServiceError as exc:
-        raise CliFailure(f"game {game_id}: {exc}") from exc
-    if seat is not None:
-        click.echo(f"online game {game_id}: you are seat {seat}, "
-                   f"{state.seat_info(seat).name}")
+    seats, state = game_for_token(services, game_id, token)
+    if seat is None:
+        seat = seats[0]
+    elif seat not in seats:
+        raise CliFailure(f"the token kept as seat {seat}'s moves seat {seats[0]}")
+    click.echo(f"online game {game_id}: you are seat {seat}, {state.seat_info(seat).name}")
     code = load_invite_code(game_id)
     if state.open_seat is not None and code is not None:
         click.echo("the seat is still open; the invite link (if it has not expired):")

@@ -188,6 +188,19 @@ def ask_name(stdin: IO[str]) -> str:
     return "Player"
 
 
+def game_for_token(services: Services, game_id: str,
+                   token: str) -> tuple[tuple[int, ...], GameState]:
+    """The seats `token` moves in game `game_id` and the game now; one-line errors."""
+    try:
+        seats = services.check_token(game_id, token)
+        _, state = services.get_game(game_id)
+    except GameNotFound as exc:
+        raise CliFailure(f"no game {game_id}") from exc
+    except ServiceError as exc:
+        raise CliFailure(f"game {game_id}: {exc}") from exc
+    return seats, state
+
+
 def open_session(services: Services, resume: str, token: str | None, stdin: IO[str],
                  seat: int | None = None, base_url: str = DEFAULT_BASE_URL) -> Session:
     """A stored game to go on with: its token from `token` or the tokens file (an
@@ -207,13 +220,7 @@ def open_session(services: Services, resume: str, token: str | None, stdin: IO[s
     if not token:
         raise CliFailure(f"no token for game {resume} in {tokens_file()}: pass --token",
                          exit_code=2)
-    try:
-        services.check_token(resume, token)
-        _, state = services.get_game(resume)
-    except GameNotFound as exc:
-        raise CliFailure(f"no game {resume}") from exc
-    except ServiceError as exc:
-        raise CliFailure(f"game {resume}: {exc}") from exc
+    _, state = game_for_token(services, resume, token)
     if state.game.mode != "vs_computer" and state.seat_info(state.turn).kind == "computer":
         raise CliFailure(f"game {resume} is a {state.game.mode} game")
     return Session(services, resume, token, state, stdin)

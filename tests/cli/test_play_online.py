@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.online import parse_join, seat_of_token
+from cli.online import parse_join
 from cli.tokens import load_invite_code, load_seat_tokens, load_tokens, save_token
 from service.domain.commands import Advance, ClaimSeat, Command, NewGame, PlaceLine
 from service.domain.players import Greedy
@@ -288,11 +288,11 @@ def test_resume_with_a_given_token_works_out_its_seat(
 ) -> None:
     created = online_game(services)
     game_id = created.game_id
-    assert seat_of_token(services, game_id, created.token) == 1  # the seat is still open
+    assert services.check_token(game_id, created.token) == (1,)  # the seat is still open
     claimed = services.claim_seat(game_id, created.invite.code, "Bob")  # type: ignore[union-attr]
     version = services.get_state(game_id).version
-    assert seat_of_token(services, game_id, created.token) == 1
-    assert seat_of_token(services, game_id, claimed.token) == 2
+    assert services.check_token(game_id, created.token) == (1,)
+    assert services.check_token(game_id, claimed.token) == (2,)
     assert services.get_state(game_id).version == version  # asking stores nothing
 
     result = run("play", "--resume", game_id, "--token", claimed.token, input="q\n")

@@ -3,11 +3,12 @@
    answer to their request), the computer's turn, and the events of the live feed
    (an online opponent, another tab, another browser). */
 
+import { describeEvent, penaltyOf, pt } from "./captions.js";
+import { addPiece, addPlan, fillPieces, fillPlans, seatLetter, seatName } from "./panels.js";
 import { flash, render, showScores } from "./play-panel.js";
-import { $, B, S, canPlay, names, recordSeqs, youOf, plural } from "./play-state.js";
+import { $, S, canPlay, names, recordSeqs, youOf, plural } from "./play-state.js";
 
 const STEP_MS = 300; // pace of an animated turn (the computer's, an opponent's, the random pieces)
-const pt = B.pt;
 
 export function makeAnimation() {
   let timer = null;
@@ -54,11 +55,11 @@ function drawEvent(ev, n) {
   const d = ev.data || {};
   const board = S.board;
   if (ev.type === "line_placed") {
-    const letter = B.seatLetter(S.state, d.seat);
+    const letter = seatLetter(S.state, d.seat);
     board.setLine(d.x, d.y, letter, "cur");
     for (const [x, y, owner] of d.squares) board.setBox(x, y, owner, "cur");
     const won = d.squares.filter((q) => q[2] === letter).length;
-    const delta = won - B.penaltyOf(d);
+    const delta = won - penaltyOf(d);
     if (delta) {
       const next = S.shown.slice();
       next[d.seat - 1] += delta;
@@ -68,18 +69,18 @@ function drawEvent(ev, n) {
   } else if (ev.type === "piece_inserted") {
     for (const [x, y] of d.lines) board.setLine(x, y, "R", "cur");
     for (const [x, y] of d.squares) board.setBox(x, y, ":", "cur");
-    B.addPiece($("pieces"), d);
+    addPiece($("pieces"), d);
     tallyBoxes();
   } else if (ev.type === "stage_advanced") {
     if (d.stage === 1) board.newTurn();
-    if (d.stage === 3) B.fillPieces($("pieces"), []);
+    if (d.stage === 3) fillPieces($("pieces"), []);
     setField("stage", d.stage);
     setField("round", d.round);
     setField("turn", n[d.turn] || "");
     $("advance-btn").textContent = d.stage === 3 ? "End turn ⏎" : "Next stage ⏎";
   } else if (ev.type === "move_explained") {
-    S.plans = B.addPlan(S.plans, ev);
-    B.fillPlans($("ai-box"), S.plans);
+    S.plans = addPlan(S.plans, ev);
+    fillPlans($("ai-box"), S.plans);
     $("last-title").textContent = `${n[d.seat] || ""}'s turn`;
     $("last-box").hidden = false;
   } else if (ev.type === "seat_claimed") {
@@ -97,13 +98,13 @@ function feedback(events, st) {
   for (const ev of events) {
     const d = ev.data || {};
     const you = youOf(st, d.seat);
-    const letter = B.seatLetter(st, d.seat);
+    const letter = seatLetter(st, d.seat);
     if (ev.type === "line_placed") {
       const won = d.squares.filter((q) => q[2] === letter);
       const lost = d.squares.filter((q) => q[2] !== letter);
-      if (B.penaltyOf(d)) {
+      if (penaltyOf(d)) {
         kind = "penalty";
-        parts.push(`Irregular square ${squares(lost)}: it is not next to the square your previous line formed, so it belongs to no one and costs ${B.penaltyOf(d)} points (rule T2).`);
+        parts.push(`Irregular square ${squares(lost)}: it is not next to the square your previous line formed, so it belongs to no one and costs ${penaltyOf(d)} points (rule T2).`);
       } else if (won.length) {
         kind = "good";
         const count = won.length;
@@ -143,7 +144,7 @@ const QUIET = new Set(["game_over", "high_scores_entered"]); // drawn, not paced
 /* After events made elsewhere: the last of them in words, and whose turn it is. */
 function remoteSummary(events, n, wasMine, st) {
   const last = [...events].reverse().find((ev) => !["move_explained", "high_scores_entered"].includes(ev.type));
-  let text = last ? `${B.describeEvent(last, n)}.` : "";
+  let text = last ? `${describeEvent(last, n)}.` : "";
   if (!st.over && canPlay(st) && !wasMine) text += " Your turn.";
   return text.trim();
 }
@@ -163,7 +164,7 @@ export async function applyMoveResult(events, finalState, opts) {
   const wasMine = canPlay(S.state);
   const computers = new Set(S.state.seats.filter((s) => s.kind === "computer").map((s) => s.seat));
   const byComputer = (ev) => ev.data && computers.has(ev.data.seat);
-  const finalPlans = events.reduce(B.addPlan, S.plans);
+  const finalPlans = events.reduce(addPlan, S.plans);
   // The player's own part (before any computer event): explained in words.
   const firstComputer = events.findIndex((ev) => byComputer(ev) && ev.type !== "stage_advanced");
   const own = remote ? [] : firstComputer < 0 ? events : events.slice(0, firstComputer);
@@ -206,7 +207,7 @@ export async function applyMoveResult(events, finalState, opts) {
     drawEvent(ev, n);
     if (QUIET.has(ev.type)) continue;
     if (narrated || ev.type === "piece_inserted") {
-      flash(B.describeEvent(ev, n), "info", remote ? "remote" : "");
+      flash(describeEvent(ev, n), "info", remote ? "remote" : "");
       await a.wait(pace);
     } else if (words.text) {
       flash(words.text, words.kind, "feedback");
@@ -220,7 +221,7 @@ export async function applyMoveResult(events, finalState, opts) {
   if (remote) {
     flash(remoteSummary(events, n, wasMine, finalState), "info", "remote");
   } else if (narrated) {
-    const who = finalState.mode === "vs_computer" ? "your" : `${B.seatName(finalState, finalState.turn)}'s`;
+    const who = finalState.mode === "vs_computer" ? "your" : `${seatName(finalState, finalState.turn)}'s`;
     flash(finalState.over ? "Game over." : `Round ${finalState.round} — ${who} turn. (The computer's turn is summed up under Last turn.)`, "info", "turn");
   } else if (words.text) {
     flash(words.text, words.kind, "feedback");

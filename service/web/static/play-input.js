@@ -3,13 +3,14 @@
    cursor keys, the mouse, taps and the buttons. */
 
 import { api, ApiError } from "./api.js";
+import { pt } from "./captions.js";
+import { seatName } from "./panels.js";
 import { applyMoveResult } from "./play-anim.js";
 import { catchUpSoon, kick } from "./play-live.js";
 import { clearMessage, flash } from "./play-panel.js";
-import { $, B, S, canPlay, gameUrl, online } from "./play-state.js";
+import { $, S, canPlay, gameUrl, online } from "./play-state.js";
 import { syncZoomTools, tooSmall, zoom } from "./play-zoom.js";
 
-const pt = B.pt;
 
 // -- actions -------------------------------------------------------------------------
 export async function act(kind, x, y) {
@@ -25,7 +26,7 @@ export async function act(kind, x, y) {
   }
   if (online(st) && !canPlay(st)) {
     flash(st.open_seat !== null ? "Your friend has not joined yet: wait for them to open the invite link."
-      : `It is ${B.seatName(st, st.turn)}'s turn: wait for their move.`, "error", "waiting");
+      : `It is ${seatName(st, st.turn)}'s turn: wait for their move.`, "error", "waiting");
     return;
   }
   S.busy = true;

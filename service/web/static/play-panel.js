@@ -3,9 +3,11 @@
    board's paint from a whole state. */
 
 import { api, ApiError } from "./api.js";
+import { penaltyOf } from "./captions.js";
+import { fillPieces, fillPlans, fillStatus, plansOfState, seatLetter, seatName, text } from "./panels.js";
 import { dropInvite, finished } from "./store.js";
 import { syncZoomTools } from "./play-zoom.js";
-import { $, B, S, canPlay, isComputer, mySeat, online, plural } from "./play-state.js";
+import { $, S, canPlay, isComputer, mySeat, online, plural } from "./play-state.js";
 
 // -- messages: each stays until the next action --------------------------------------
 export function flash(text, kind, code) {
@@ -22,7 +24,7 @@ export function clearMessage() {
 
 // -- what the player is asked to do ----------------------------------------------------
 function promptFor(st) {
-  const name = (seat) => B.seatName(st, seat);
+  const name = (seat) => seatName(st, seat);
   if (st.over) return "Game over. Watch the replay, or start a new game.";
   if (online(st) && st.open_seat !== null) {
     return S.game.token ? "Send your friend the invite link: the game starts when they join."
@@ -97,10 +99,10 @@ export async function copyInvite() {
 export function render(st) {
   S.state = st;
   S.board.paint(st);
-  B.fillStatus($("status"), st);
+  fillStatus($("status"), st);
   showScores(st.scores);
   const ownPieces = st.stage === 3 && !st.over;
-  B.fillPieces($("pieces"), ownPieces ? st.last_pieces || [] : []);
+  fillPieces($("pieces"), ownPieces ? st.last_pieces || [] : []);
   fillLastTurn(st);
   fillInvite(st);
   const board = $("board");
@@ -124,7 +126,7 @@ export function render(st) {
   }
   if (st.over) S.board.hideCursor();
   else S.board.showCursor(S.cursor.x, S.cursor.y);
-  const turnName = B.seatName(st, st.turn);
+  const turnName = seatName(st, st.turn);
   document.title = st.over ? "Squares — game over" : `Squares — round ${st.round}, ${turnName}, stage ${st.stage}`;
   syncZoomTools();
   if (st.over) showOver(st);
@@ -135,24 +137,24 @@ function fillLastTurn(st) {
   const box = $("last-box");
   let summary = "";
   if (S.lastTurn) summary = summarizeTurn(st, S.lastTurn);
-  else if (st.last_turn) summary = `${B.seatName(st, st.last_turn.seat)}: ${plural(st.last_turn.lines.length, "line")}, ${plural(st.last_turn.squares.length, "square")} formed.`;
+  else if (st.last_turn) summary = `${seatName(st, st.last_turn.seat)}: ${plural(st.last_turn.lines.length, "line")}, ${plural(st.last_turn.squares.length, "square")} formed.`;
   $("last-title").textContent = "Last turn";
   $("last-summary").textContent = summary;
   const lastSeat = S.lastTurn ? S.lastTurn.seat : st.last_turn ? st.last_turn.seat : null;
   const computerPlans = lastSeat !== null && isComputer(st, lastSeat) && !(st.over && st.mode !== "vs_computer")
-    ? (Object.keys(S.plans).length ? S.plans : B.plansOfState(st)) : {};
-  B.fillPlans($("ai-box"), computerPlans);
+    ? (Object.keys(S.plans).length ? S.plans : plansOfState(st)) : {};
+  fillPlans($("ai-box"), computerPlans);
   box.hidden = !summary && $("ai-box").hidden;
 }
 
 function summarizeTurn(st, turn) {
   let lines = 0, won = 0, penalty = 0, ownerless = 0, pieces = 0;
-  const letter = B.seatLetter(st, turn.seat);
+  const letter = seatLetter(st, turn.seat);
   for (const ev of turn.events) {
     const d = ev.data || {};
     if (ev.type === "line_placed") {
       lines += 1;
-      penalty += B.penaltyOf(d);
+      penalty += penaltyOf(d);
       for (const q of d.squares) {
         if (q[2] === letter) won += 1;
         else ownerless += 1;
@@ -169,7 +171,7 @@ function summarizeTurn(st, turn) {
   if (ownerless) parts.push(`${ownerless} ownerless`);
   if (pieces) parts.push(`${plural(pieces, "random piece")}`);
   const sign = delta > 0 ? `+${delta}` : delta < 0 ? `−${-delta}` : "±0";
-  return `${B.seatName(st, turn.seat)}: ${sign} — ${parts.join(", ")}.`;
+  return `${seatName(st, turn.seat)}: ${sign} — ${parts.join(", ")}.`;
 }
 
 // -- the score: it counts to its new value, with a +1 / −5 badge ------------------------
@@ -190,7 +192,7 @@ function animateScore(seat, from, to) {
   clearInterval(countTimers[seat - 1]);
   const delta = to - from;
   for (const old of dd.parentElement.querySelectorAll(".delta")) old.remove();
-  const badge = B.text("span", delta > 0 ? `+${delta}` : `−${-delta}`, `delta ${delta > 0 ? "up" : "down"}`);
+  const badge = text("span", delta > 0 ? `+${delta}` : `−${-delta}`, `delta ${delta > 0 ? "up" : "down"}`);
   badge.setAttribute("aria-hidden", "true");
   badge.addEventListener("animationend", () => badge.remove());
   dd.after(badge);
@@ -215,7 +217,7 @@ async function showOver(st) {
   finished(st.game_id);
   const box = $("over");
   box.hidden = false;
-  const name = (seat) => B.seatName(st, seat);
+  const name = (seat) => seatName(st, seat);
   const result = st.winner === 0 ? "A draw." : `${name(st.winner)} wins.`;
   $("over-result").textContent = `${name(1)} ${st.scores[0]} : ${st.scores[1]} ${name(2)} — ${result}`;
   const tbody = $("over-table").querySelector("tbody");
@@ -234,11 +236,11 @@ async function showOver(st) {
     if (i >= 10 && !mine) return;
     const tr = document.createElement("tr");
     if (mine) tr.className = "mine";
-    const you = mine && S.game.token && (me === null || row.name === B.seatName(st, me));
-    tr.appendChild(B.text("td", String(row.rank ?? i + 1)));
-    tr.appendChild(B.text("td", row.name + (you ? "  ◀ you" : "")));
-    tr.appendChild(B.text("td", String(row.score)));
-    tr.appendChild(B.text("td", row.difficulty || ""));
+    const you = mine && S.game.token && (me === null || row.name === seatName(st, me));
+    tr.appendChild(text("td", String(row.rank ?? i + 1)));
+    tr.appendChild(text("td", row.name + (you ? "  ◀ you" : "")));
+    tr.appendChild(text("td", String(row.score)));
+    tr.appendChild(text("td", row.difficulty || ""));
     tbody.appendChild(tr);
   });
   tbody.dataset.loaded = "true";

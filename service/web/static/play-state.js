@@ -2,8 +2,8 @@
    from it (whose turn, who may move). */
 
 import { gamePath } from "./api.js";
+import { seatName } from "./panels.js";
 
-export const B = SquaresBoard; // board.js, a classic script loaded before the modules
 export const $ = (id) => document.getElementById(id);
 export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -46,7 +46,7 @@ export function canPlay(st) {
 export function youOf(st, seat) {
   if (st.mode === "vs_computer" && !isComputer(st, seat)) return "You";
   if (online(st) && seat === mySeat(st)) return "You";
-  return B.seatName(st, seat) || `Seat ${seat}`;
+  return seatName(st, seat) || `Seat ${seat}`;
 }
 
 /* The page root keeps what the page has shown, for a test (or a curious person) to

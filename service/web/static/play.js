@@ -5,10 +5,12 @@
    (the live feed), play-zoom.js (small screens), store.js (localStorage), api.js. */
 
 import { api, ApiError } from "./api.js";
+import { Board } from "./board.js";
+import { plansOf, text } from "./panels.js";
 import { computerToMove, initInput } from "./play-input.js";
 import { follow, stop } from "./play-live.js";
 import { clearMessage, copyInvite, flash, render } from "./play-panel.js";
-import { $, B, S, recordSeqs } from "./play-state.js";
+import { $, S, recordSeqs } from "./play-state.js";
 import { entryOf, finished, forgetGame, loadLatest, loadPrefs, remember, savePrefs, tokens } from "./store.js";
 import { zoom } from "./play-zoom.js";
 
@@ -124,7 +126,7 @@ async function offerResume() {
   while (list.firstChild) list.removeChild(list.firstChild);
   for (const o of open.slice(1)) {
     const li = document.createElement("li");
-    const a = B.text("a", describeGame(o.state));
+    const a = text("a", describeGame(o.state));
     a.href = `/play/${encodeURIComponent(o.id)}`;
     li.appendChild(a);
     list.appendChild(li);
@@ -160,7 +162,7 @@ async function openGame(gameId, knownState) {
     }
   }
   events = events.filter((ev) => ev.seq <= st.version);
-  enterGame(g, st, B.plansOf(events), events);
+  enterGame(g, st, plansOf(events), events);
 }
 
 function showStart(push) {
@@ -207,7 +209,7 @@ function enterGame(g, st, knownPlans, events) {
   $("over-replay").href = `/games/${encodeURIComponent(g.game_id)}?step=1`;
   $("over-highscores").href = `/highscores?game=${encodeURIComponent(g.game_id)}`;
   zoom(false);
-  S.board = new B.Board($("board"), st.height, st.width);
+  S.board = new Board($("board"), st.height, st.width);
   S.cursor = null;
   S.shown = st.scores.slice();
   clearMessage();

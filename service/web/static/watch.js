@@ -3,193 +3,193 @@
    /api/games/{id}/live (the browser's EventSource resumes by itself with
    Last-Event-ID). Each event is captioned and the board is redrawn from a fresh
    state, at most one request in flight, so the rules live on the server only. */
-"use strict";
 
-(() => {
-  const B = SquaresBoard;
-  const $ = (id) => document.getElementById(id);
-  const root = $("watch-root");
-  const gameId = root.dataset.gameId;
-  const base = `/api/games/${encodeURIComponent(gameId)}`;
-  const EVENT_TYPES = ["game_created", "line_placed", "stage_advanced", "piece_inserted",
-    "move_explained", "seat_claimed", "game_over", "high_scores_entered", "message"];
-  const FEED_MAX = 200; // captions kept on the page
+import { Board } from "./board.js";
+import { describeEvent } from "./captions.js";
+import { fillStatus, seatName, text } from "./panels.js";
 
-  let board = null;
-  let state = null;
-  let names = {};
-  let source = null;
-  let lastSeq = 0; // the newest event captioned
-  let fetching = false;
-  let again = false; // an event arrived while a request was in flight
-  const seqs = []; // the events captioned, in order (root's data-seqs)
+const $ = (id) => document.getElementById(id);
+const root = $("watch-root");
+const gameId = root.dataset.gameId;
+const base = `/api/games/${encodeURIComponent(gameId)}`;
+const EVENT_TYPES = ["game_created", "line_placed", "stage_advanced", "piece_inserted",
+  "move_explained", "seat_claimed", "game_over", "high_scores_entered", "message"];
+const FEED_MAX = 200; // captions kept on the page
 
-  async function getJson(path) {
-    const resp = await fetch(path, { headers: { Accept: "application/json" }, cache: "no-store" });
-    const body = await resp.json().catch(() => null);
-    if (!resp.ok) {
-      const err = (body && body.error) || {};
-      throw new Error(err.message || `The request failed (HTTP ${resp.status}).`);
-    }
-    return body;
+let board = null;
+let state = null;
+let names = {};
+let source = null;
+let lastSeq = 0; // the newest event captioned
+let fetching = false;
+let again = false; // an event arrived while a request was in flight
+const seqs = []; // the events captioned, in order (root's data-seqs)
+
+async function getJson(path) {
+  const resp = await fetch(path, { headers: { Accept: "application/json" }, cache: "no-store" });
+  const body = await resp.json().catch(() => null);
+  if (!resp.ok) {
+    const err = (body && body.error) || {};
+    throw new Error(err.message || `The request failed (HTTP ${resp.status}).`);
   }
+  return body;
+}
 
-  function setLive(text, cls) {
-    const box = $("live-state");
-    box.textContent = text;
-    box.className = "live-state" + (cls ? " " + cls : "");
+function setLive(text, cls) {
+  const box = $("live-state");
+  box.textContent = text;
+  box.className = "live-state" + (cls ? " " + cls : "");
+}
+
+function showError(message) {
+  const box = $("message");
+  box.textContent = message;
+  box.className = "message error";
+}
+
+function clearError() {
+  $("message").textContent = "";
+  $("message").className = "message";
+}
+
+function draw(st) {
+  if (state && st.version < state.version) return; // an older answer: keep the newer one
+  if (!board || board.height !== st.height || board.width !== st.width) {
+    board = new Board($("board"), st.height, st.width);
   }
-
-  function showError(message) {
-    const box = $("message");
-    box.textContent = message;
-    box.className = "message error";
+  state = st;
+  names = Object.fromEntries(st.seats.map((s) => [s.seat, s.name]));
+  board.paint(st);
+  // An online game's second seat gets its name when the friend joins.
+  const who2 = root.querySelector(".replay-title .who-2");
+  if (who2 && seatName(st, 2)) who2.textContent = seatName(st, 2);
+  fillStatus($("status"), st);
+  for (const node of [$("board"), root]) {
+    node.dataset.version = String(st.version);
+    node.dataset.stage = String(st.stage);
+    node.dataset.over = st.over ? "true" : "false";
   }
-
-  function clearError() {
-    $("message").textContent = "";
-    $("message").className = "message";
+  root.classList.toggle("is-over", st.over);
+  if (st.over) {
+    const name = (seat) => seatName(st, seat);
+    const result = st.winner === 0 ? "A draw." : `${name(st.winner)} wins.`;
+    $("over-result").textContent = `${name(1)} ${st.scores[0]} : ${st.scores[1]} ${name(2)} — ${result}`;
+    $("over").hidden = false;
+    document.title = "Squares — watching: game over";
+    setLive("Game over.", "ended");
+    // A state read can be ahead of the feed: close it only once every event has
+    // been captioned (the server ends the stream after game over anyway).
+    if (lastSeq >= st.version) stop();
+  } else {
+    document.title = `Squares — watching: round ${st.round}, ${seatName(st, st.turn)}, stage ${st.stage}`;
   }
+}
 
-  function draw(st) {
-    if (state && st.version < state.version) return; // an older answer: keep the newer one
-    if (!board || board.height !== st.height || board.width !== st.width) {
-      board = new B.Board($("board"), st.height, st.width);
-    }
-    state = st;
-    names = Object.fromEntries(st.seats.map((s) => [s.seat, s.name]));
-    board.paint(st);
-    // An online game's second seat gets its name when the friend joins.
-    const who2 = root.querySelector(".replay-title .who-2");
-    if (who2 && B.seatName(st, 2)) who2.textContent = B.seatName(st, 2);
-    B.fillStatus($("status"), st);
-    for (const node of [$("board"), root]) {
-      node.dataset.version = String(st.version);
-      node.dataset.stage = String(st.stage);
-      node.dataset.over = st.over ? "true" : "false";
-    }
-    root.classList.toggle("is-over", st.over);
-    if (st.over) {
-      const name = (seat) => B.seatName(st, seat);
-      const result = st.winner === 0 ? "A draw." : `${name(st.winner)} wins.`;
-      $("over-result").textContent = `${name(1)} ${st.scores[0]} : ${st.scores[1]} ${name(2)} — ${result}`;
-      $("over").hidden = false;
-      document.title = "Squares — watching: game over";
-      setLive("Game over.", "ended");
-      // A state read can be ahead of the feed: close it only once every event has
-      // been captioned (the server ends the stream after game over anyway).
-      if (lastSeq >= st.version) stop();
-    } else {
-      document.title = `Squares — watching: round ${st.round}, ${B.seatName(st, st.turn)}, stage ${st.stage}`;
-    }
+/* Re-read the state; while a request is in flight, one more follows it. */
+async function refresh() {
+  if (fetching) {
+    again = true;
+    return;
   }
-
-  /* Re-read the state; while a request is in flight, one more follows it. */
-  async function refresh() {
-    if (fetching) {
-      again = true;
-      return;
-    }
-    fetching = true;
-    try {
-      do {
-        again = false;
-        const answer = await getJson(base);
-        draw(answer.state);
-      } while (again);
-      clearError();
-    } catch (e) {
-      showError(e.message);
-    } finally {
-      fetching = false;
-    }
-  }
-
-  function caption(ev) {
-    const feed = $("feed");
-    const li = B.text("li", B.describeEvent(ev, names), `ev ev-${ev.type}`);
-    li.dataset.seq = String(ev.seq);
-    feed.insertBefore(li, feed.firstChild);
-    while (feed.children.length > FEED_MAX) feed.removeChild(feed.lastChild);
-  }
-
-  function onEvent(message) {
-    let ev;
-    try {
-      ev = JSON.parse(message.data);
-    } catch (e) {
-      return;
-    }
-    if (!ev || typeof ev.seq !== "number" || ev.seq <= lastSeq) return;
-    lastSeq = ev.seq;
-    if (ev.type === "seat_claimed") names[ev.data.seat] = ev.data.name;
-    caption(ev);
-    seqs.push(ev.seq);
-    root.dataset.seqs = seqs.join(" ");
-    if (board && state && ev.seq > state.version) board.markStep(ev);
-    setLive("Live: following the game as it is played.", "live");
-    refresh();
-  }
-
-  /* How many watch this game (`event: viewers` of a spectator's stream): the line
-     stays empty (and takes no room) until the server first says. */
-  function onViewers(message) {
-    let count;
-    try {
-      count = JSON.parse(message.data).count;
-    } catch (e) {
-      return;
-    }
-    if (typeof count !== "number" || count < 0) return;
-    const box = $("viewers");
-    box.textContent = `${count} watching`;
-    box.dataset.count = String(count);
-  }
-
-  function stop() {
-    if (source) {
-      source.close();
-      source = null;
-    }
-  }
-
-  function follow(after) {
-    if (typeof EventSource === "undefined") {
-      setLive("This browser cannot follow games live; reload the page to see the newest state.", "ended");
-      return;
-    }
-    source = new EventSource(`${base}/live?after=${after}&viewers=1`);
-    for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
-    source.addEventListener("viewers", onViewers);
-    source.addEventListener("open", () => setLive("Live: following the game as it is played.", "live"));
-    source.addEventListener("error", () => {
-      if (!source) return;
-      if (source.readyState === EventSource.CLOSED) {
-        // Refused (too many streams, the game was deleted): try once more later.
-        stop();
-        setLive("The live feed was lost; retrying…", "lost");
-        setTimeout(() => { if (!state || !state.over) { refresh(); follow(lastSeq); } }, 5000);
-      } else {
-        setLive("Reconnecting…", "lost");
-        refresh(); // the stream ends after game over: the state says so
-      }
-    });
-  }
-
-  async function start() {
-    try {
+  fetching = true;
+  try {
+    do {
+      again = false;
       const answer = await getJson(base);
       draw(answer.state);
-    } catch (e) {
-      showError(e.message);
-      setLive("Could not load the game.", "ended");
-      return;
-    }
-    lastSeq = state.version;
-    root.dataset.opened = String(state.version);
-    root.dataset.seqs = "";
-    if (!state.over) follow(state.version);
+    } while (again);
+    clearError();
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    fetching = false;
   }
+}
 
-  start();
-})();
+function caption(ev) {
+  const feed = $("feed");
+  const li = text("li", describeEvent(ev, names), `ev ev-${ev.type}`);
+  li.dataset.seq = String(ev.seq);
+  feed.insertBefore(li, feed.firstChild);
+  while (feed.children.length > FEED_MAX) feed.removeChild(feed.lastChild);
+}
+
+function onEvent(message) {
+  let ev;
+  try {
+    ev = JSON.parse(message.data);
+  } catch (e) {
+    return;
+  }
+  if (!ev || typeof ev.seq !== "number" || ev.seq <= lastSeq) return;
+  lastSeq = ev.seq;
+  if (ev.type === "seat_claimed") names[ev.data.seat] = ev.data.name;
+  caption(ev);
+  seqs.push(ev.seq);
+  root.dataset.seqs = seqs.join(" ");
+  if (board && state && ev.seq > state.version) board.markStep(ev);
+  setLive("Live: following the game as it is played.", "live");
+  refresh();
+}
+
+/* How many watch this game (`event: viewers` of a spectator's stream): the line
+   stays empty (and takes no room) until the server first says. */
+function onViewers(message) {
+  let count;
+  try {
+    count = JSON.parse(message.data).count;
+  } catch (e) {
+    return;
+  }
+  if (typeof count !== "number" || count < 0) return;
+  const box = $("viewers");
+  box.textContent = `${count} watching`;
+  box.dataset.count = String(count);
+}
+
+function stop() {
+  if (source) {
+    source.close();
+    source = null;
+  }
+}
+
+function follow(after) {
+  if (typeof EventSource === "undefined") {
+    setLive("This browser cannot follow games live; reload the page to see the newest state.", "ended");
+    return;
+  }
+  source = new EventSource(`${base}/live?after=${after}&viewers=1`);
+  for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
+  source.addEventListener("viewers", onViewers);
+  source.addEventListener("open", () => setLive("Live: following the game as it is played.", "live"));
+  source.addEventListener("error", () => {
+    if (!source) return;
+    if (source.readyState === EventSource.CLOSED) {
+      // Refused (too many streams, the game was deleted): try once more later.
+      stop();
+      setLive("The live feed was lost; retrying…", "lost");
+      setTimeout(() => { if (!state || !state.over) { refresh(); follow(lastSeq); } }, 5000);
+    } else {
+      setLive("Reconnecting…", "lost");
+      refresh(); // the stream ends after game over: the state says so
+    }
+  });
+}
+
+async function start() {
+  try {
+    const answer = await getJson(base);
+    draw(answer.state);
+  } catch (e) {
+    showError(e.message);
+    setLive("Could not load the game.", "ended");
+    return;
+  }
+  lastSeq = state.version;
+  root.dataset.opened = String(state.version);
+  root.dataset.seqs = "";
+  if (!state.over) follow(state.version);
+}
+
+start();

@@ -1,0 +1,53 @@
+/* Squares: events and points in words, for the captions of the play, watch and
+   replay pages. Plain strings: the pages set them with textContent. */
+
+/* A point as the rules and the API name it, never broken across two lines. */
+export const pt = (x, y) => `(${x},\u00a0${y})`;
+/* The points a line_placed event cost (older streams said `true` for 5). */
+export const penaltyOf = (d) => (d.penalty === true ? 5 : Number(d.penalty) || 0);
+
+/* One event of the HTTP contract in words; `names` maps seat -> name. */
+export function describeEvent(ev, names) {
+  const d = ev.data || {};
+  const who = (seat) => names[seat] || `Seat ${seat}`;
+  const at = (p) => pt(p[0], p[1]);
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  switch (ev.type) {
+    case "game_created":
+      return `Game created: ${d.height} × ${d.width} field with ${plural(d.initial_lines.length, "random line")} (seed ${d.seed})`;
+    case "line_placed": {
+      let s = `${who(d.seat)} placed a line at ${pt(d.x, d.y)}`;
+      if (d.squares.length) {
+        const sq = d.squares.map((q) => at(q) + (q[2] === ":" ? " ownerless" : ""));
+        s += ` — square${d.squares.length > 1 ? "s" : ""} at ${sq.join(", ")}`;
+      }
+      if (penaltyOf(d)) s += ` — irregular, −${penaltyOf(d)} points`;
+      if (d.stage === 2) s += " (stage 2 extra line)";
+      return s;
+    }
+    case "stage_advanced":
+      if (d.stage === 1) return `${who(d.seat)} ended the turn — round ${d.round}, ${who(d.turn)} to move`;
+      if (d.reason === "irregular_square") return `${who(d.seat)}'s stage 1 ended by an irregular square — stage 2`;
+      return `${who(d.seat)} moved on to stage ${d.stage}`;
+    case "piece_inserted": {
+      const what = `Random piece: ${plural(d.size, "line")}`;
+      if (d.skipped) return `${what} — skipped after ${d.tries} tries`;
+      let s = `${what} at ${d.lines.map(at).join(", ")}`;
+      if (d.squares.length) s += ` — ownerless square${d.squares.length > 1 ? "s" : ""} at ${d.squares.map(at).join(", ")}`;
+      return s;
+    }
+    case "move_explained":
+      return `${who(d.seat)}'s plan for stage ${d.stage}: BestPoint ${d.best_point}, BestX ${d.best_x ?? "—"}, BestY ${d.best_y ?? "—"}, BestDirection ${(d.best_direction || []).join(", ") || "—"}`;
+    case "game_over": {
+      const result = d.winner === 0 ? "a draw" : `${who(d.winner)} wins`;
+      return `Game over: ${who(1)} ${d.scores[0]} – ${d.scores[1]} ${who(2)}, ${result}`;
+    }
+    case "seat_claimed":
+      return `${d.name} joined`;
+    case "high_scores_entered":
+      return `High score table: ${d.entries.map((e) => `${e.name} ${e.score}`).join(", ")}`;
+    default:
+      return ev.type;
+  }
+}
+
