@@ -33,8 +33,9 @@ from service.errors import GameNotFound, InviteClaimed
 from service.services import Services
 
 from .output import CliFailure, fmt_time
-from .play import DEFAULT_BASE_URL, HELP, Session, Simple, game_for_token, parse_input
+from .play import DEFAULT_BASE_URL, game_for_token
 from .replay import describe, event_color
+from .session import HELP, Session, Simple, parse_input
 from .tokens import load_invite_code, load_seat_tokens, load_tokens, save_token, tokens_file
 from .watch import result_text
 

@@ -175,7 +175,7 @@ class TerminalUI:
         if note:
             self.put(row, 0, note, curses.A_BOLD)
         elif not st.over:
-            from .play import prompt_for
+            from .session import prompt_for
 
             self.put(row, 0, f"cursor ({self.cursor.x}, {self.cursor.y}) · "
                      + prompt_for(st).strip("[] >").split(";")[0])

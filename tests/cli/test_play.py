@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from cli.play import Place, Simple, parse_input
+from cli.session import Place, Simple, parse_input
 from service.domain import ai
 from service.domain.commands import NewGame, PlaceLine
 from service.domain.players import Greedy, play_turn
