@@ -55,6 +55,7 @@ class Feed:
         self.safety_poll_s = safety_poll_s
         self._lock = threading.Lock()
         self._versions: dict[str, int] = {}
+        self._nudges: Counter[str] = Counter()  # wake-ups that are no new version
         self._watchers: Counter[str] = Counter()
         self._changed: dict[str, threading.Condition] = {}
         self._thread: threading.Thread | None = None
@@ -76,14 +77,34 @@ class Feed:
                 if self._watchers[game_id] <= 0:
                     del self._watchers[game_id]
                     self._versions.pop(game_id, None)
+                    self._nudges.pop(game_id, None)
                     self._changed.pop(game_id, None)
 
-    def wait(self, game_id: str, past: int, timeout: float) -> bool:
-        """Block until `game_id` is known past version `past` (True) or `timeout`
-        seconds pass (False). Call inside `watch(game_id)`."""
+    def wait(self, game_id: str, past: int, timeout: float, *,
+             nudged_after: int | None = None) -> bool:
+        """Block until `game_id` is known past version `past` or, given `nudged_after`
+        (a `nudges` count), it was nudged since (True), or `timeout` seconds pass
+        (False). Call inside `watch(game_id)`."""
+        def woken() -> bool:
+            return (self._versions.get(game_id, 0) > past
+                    or (nudged_after is not None and self._nudges[game_id] != nudged_after))
+
         with self._lock:
-            changed = self._changed[game_id]
-            return changed.wait_for(lambda: self._versions.get(game_id, 0) > past, timeout)
+            return self._changed[game_id].wait_for(woken, timeout)
+
+    def nudges(self, game_id: str) -> int:
+        with self._lock:
+            return self._nudges[game_id]
+
+    def nudge(self, game_id: str) -> None:
+        """Wake the streams of `game_id` that wait with `nudged_after` (something
+        besides its events changed: its viewer count)."""
+        with self._lock:
+            condition = self._changed.get(game_id)
+            if condition is None:
+                return
+            self._nudges[game_id] += 1
+            condition.notify_all()
 
     def version(self, game_id: str) -> int:
         """The newest version this process knows of `game_id` (0: none yet)."""

@@ -19,7 +19,6 @@ from typing import Any
 from .live import Feed, Page
 from .viewers import Viewers
 
-VIEWERS_CHECK_S = 1.0  # how often a spectator stream looks at the viewer count
 SPECTATOR_PING_S = 5.0
 
 
@@ -88,18 +87,22 @@ def stream(feed: Feed, game_id: str, after: int,
             if last_sent < version:
                 continue  # a page limit: read on at once
             feed.changed(game_id, version)
-            wait_s = heartbeat_s if viewers is None else min(heartbeat_s, VIEWERS_CHECK_S)
             # A spectator's stream pings more often: a closed one is only noticed at a
             # write, and until then it still counts as a viewer.
             ping_s = heartbeat_s if viewers is None else min(heartbeat_s, SPECTATOR_PING_S)
             while True:
+                # nudges first: a count changed after this read wakes the wait below
+                nudged = feed.nudges(game_id) if viewers is not None else None
                 if viewers is not None and (count := viewers.count(game_id)) != shown:
                     shown = count
                     quiet_since = time.monotonic()
                     yield viewers_event(count)
-                if feed.wait(game_id, last_sent, wait_s):
-                    quiet_since = time.monotonic()
-                    break
+                wait_s = max(0.05, ping_s - (time.monotonic() - quiet_since))
+                if feed.wait(game_id, last_sent, wait_s, nudged_after=nudged):
+                    if feed.version(game_id) > last_sent:
+                        quiet_since = time.monotonic()
+                        break
+                    continue  # a nudge: the viewer count may have changed
                 now = time.monotonic()
                 if now >= deadline:
                     return

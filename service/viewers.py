@@ -7,6 +7,8 @@ they stay fresh), then reads the totals of the games it serves. A total counts t
 rows refreshed in the last `FRESH_S`, so the streams of a process that died stop
 counting within that time. A stream's own count is added at once: the total seen
 here is the database's, with this process's rows replaced by its current count.
+`on_change(game_id)` is called whenever a game's count may have changed (the live
+feed wakes that game's spectator streams with it).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 
@@ -34,8 +36,10 @@ FORGET_S = 3600.0  # rows this old are deleted by anyone's next report
 
 class Viewers:
     def __init__(self, store: EventStore, *, check_s: float = CHECK_S,
-                 refresh_s: float = REFRESH_S, fresh_s: float = FRESH_S) -> None:
+                 refresh_s: float = REFRESH_S, fresh_s: float = FRESH_S,
+                 on_change: Callable[[str], None] | None = None) -> None:
         self.store = store
+        self.on_change = on_change
         self.check_s = check_s
         self.refresh_s = refresh_s
         self.fresh_s = fresh_s
@@ -64,6 +68,7 @@ class Viewers:
                 self._thread = threading.Thread(target=self._run, name="squares-viewers",
                                                 daemon=True)
                 self._thread.start()
+        self._changed([game_id])
         try:
             yield
         finally:
@@ -71,6 +76,7 @@ class Viewers:
                 self._local[game_id] -= 1
                 if self._local[game_id] <= 0:
                     del self._local[game_id]
+            self._changed([game_id])
 
     def count(self, game_id: str) -> int:
         """Spectators of `game_id` over all processes, as last read, with this
@@ -86,6 +92,7 @@ class Viewers:
             local = dict(self._local)
             due = (local != self._reported
                    or time.monotonic() - self._reported_at >= self.refresh_s)
+        before = {game_id: self.count(game_id) for game_id in local}
         now = utcnow()
         with self.store.unit_of_work(write=due) as uow:
             if due:
@@ -97,6 +104,12 @@ class Viewers:
                 self._reported = local
                 self._reported_at = time.monotonic()
             self._totals = totals
+        self._changed([g for g, count in before.items() if self.count(g) != count])
+
+    def _changed(self, game_ids: list[str]) -> None:
+        if self.on_change is not None:
+            for game_id in game_ids:
+                self.on_change(game_id)
 
     def stop(self) -> None:
         """End the thread (at its next look) without reporting again."""

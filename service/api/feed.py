@@ -53,7 +53,7 @@ def init_app(app: Flask) -> None:
             version, over
 
     app.extensions["squares_feed"] = feed
-    app.extensions["squares_viewers"] = Viewers(services.store)
+    app.extensions["squares_viewers"] = Viewers(services.store, on_change=feed.nudge)
     app.extensions["squares_reads"] = SharedReads(feed, read)
     app.extensions["squares_streams"] = StreamSlots(app.config["SQUARES_LIVE_PER_CLIENT"],
                                                     app.config["SQUARES_LIVE_TOTAL"])

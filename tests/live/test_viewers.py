@@ -3,9 +3,11 @@ process through the ``viewers`` table, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import timedelta
 
+from service.live import Feed
 from service.store import EventStore, make_engine, utcnow
 from service.viewers import Viewers
 
@@ -82,3 +84,31 @@ def test_counts_add_up_over_processes_and_forget_the_dead(database_url: str) -> 
         b.stop()
         for store in stores:
             store.dispose()
+
+
+def test_a_nudge_wakes_only_the_streams_that_wait_for_one(database_url: str) -> None:
+    """The viewer count wakes spectator streams through `Feed.nudge`; event streams
+    keep waiting for a new version."""
+    store = EventStore(make_engine(database_url))
+    feed = Feed(store, poll_s=3600, safety_poll_s=3600)
+    woken: dict[str, bool] = {}
+    try:
+        with feed.watch("g1"):
+            seen = feed.nudges("g1")
+
+            def wait(name: str, nudged_after: int | None) -> None:
+                woken[name] = feed.wait("g1", 0, 2.0, nudged_after=nudged_after)
+
+            threads = [threading.Thread(target=wait, args=("spectator", seen)),
+                       threading.Thread(target=wait, args=("events only", None))]
+            for thread in threads:
+                thread.start()
+            time.sleep(0.2)
+            feed.nudge("g1")
+            for thread in threads:
+                thread.join(timeout=5)
+            assert woken == {"spectator": True, "events only": False}
+            assert feed.nudges("g1") == seen + 1
+    finally:
+        feed.stop()
+        store.dispose()
