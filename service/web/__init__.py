@@ -15,7 +15,7 @@ from flask import Blueprint, abort, current_app, render_template, request
 
 from ..domain.state import apply_in_place, fold
 from ..errors import GameNotFound
-from ..services import Services
+from ..services import GameSummary, Services
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                static_url_path="/assets")
@@ -30,6 +30,13 @@ def _services() -> Services:
     return services
 
 
+def _summary_or_404(game_id: str) -> GameSummary:
+    try:
+        return _services().get_summary(game_id)
+    except GameNotFound:
+        abort(404)
+
+
 @bp.get("/")
 def play() -> str:
     return render_template("play.html", active="play", game_id=None)
@@ -39,10 +46,7 @@ def play() -> str:
 def play_game(game_id: str) -> str:
     """A game's own address: the page resumes it with the token this browser keeps
     (or shows it read-only). An unknown id is a 404 here, not a blank page."""
-    try:
-        _services().get_summary(game_id)
-    except GameNotFound:
-        abort(404)
+    _summary_or_404(game_id)
     return render_template("play.html", active="play", game_id=game_id)
 
 
@@ -50,10 +54,7 @@ def play_game(game_id: str) -> str:
 def join(game_id: str) -> str:
     """An online game's invite link: the friend gives a name and claims the open
     seat with the code in the link's #fragment (never sent to the server)."""
-    try:
-        summary = _services().get_summary(game_id)
-    except GameNotFound:
-        abort(404)
+    summary = _summary_or_404(game_id)
     return render_template("join.html", active="play", summary=summary, game_id=game_id)
 
 
@@ -131,10 +132,7 @@ LIVE_GAMES_SHOWN = 50
 def watch(game_id: str) -> str:
     """A game's live board for anyone, read-only: watch.js follows the game's
     Server-Sent Events (``/api/games/<id>/live``). An unknown id is a 404."""
-    try:
-        summary = _services().get_summary(game_id)
-    except GameNotFound:
-        abort(404)
+    summary = _summary_or_404(game_id)
     return render_template("watch.html", active="live", summary=summary, game_id=game_id)
 
 
