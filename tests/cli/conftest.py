@@ -5,6 +5,7 @@ PostgreSQL when ``SQUARES_TEST_POSTGRES_URL`` is set (else those tests are skipp
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 from click.testing import Result
 
 from service.services import Services
+from tests.cli.terminal import Terminal
 from tests.conftest import SquaresRunner
 from tests.databases import (
     POSTGRES_URL_VAR,
@@ -75,3 +77,29 @@ def computer_game(services: Services, seed: int, level1: str = "easy",
     while not state.over:
         state = services.play_computer_turn(created.game_id).state
     return created.game_id
+
+
+@pytest.fixture
+def tokens_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "keep" / "tokens.json"
+    monkeypatch.setenv("SQUARES_TOKENS_FILE", str(path))
+    return path
+
+
+@pytest.fixture
+def terminal(db_url: str, tokens_path: Path) -> Iterator[Callable[..., Terminal]]:
+    opened: list[Terminal] = []
+    env = {**os.environ, "TERM": "xterm-256color", "SQUARES_TUI_DELAY": "0",
+           "SQUARES_TOKENS_FILE": str(tokens_path)}
+    env.pop("DATABASE_URL", None)
+
+    def start(*args: str) -> Terminal:
+        term = Terminal([str(SQUARES), "--database-url", db_url, "play", *args], env)
+        opened.append(term)
+        return term
+
+    yield start
+    for term in opened:
+        if term.process.poll() is None:
+            term.process.kill()
+            term.close()

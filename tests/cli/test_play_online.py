@@ -25,20 +25,13 @@ from service.domain.start import start_game
 from service.domain.state import GameState, apply_all, fold
 from service.services import CreatedGame, Services
 from tests.cli.conftest import SQUARES, Run
+from tests.cli.terminal import Terminal
 from tests.cli.test_bad_input import assert_one_error
-from tests.cli.test_play_tui import Terminal
 
 SEED = 11
 SMALL = ["--height", "7", "--width", "9"]
 INVITE = re.compile(r"^  (?P<url>(?P<base>\S+)/join/(?P<id>[\w-]+)#code=(?P<code>[\w-]+))$",
                     re.MULTILINE)
-
-
-@pytest.fixture
-def tokens_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "keep" / "tokens.json"
-    monkeypatch.setenv("SQUARES_TOKENS_FILE", str(path))
-    return path
 
 
 class Player:
@@ -375,54 +368,38 @@ def test_usage_errors(run: Run, args: list[str], fragment: str) -> None:
 
 
 def test_the_cursor_ui_waits_for_the_other_seat_then_plays(
-    db_url: str, services: Services, tokens_path: Path
+    services: Services, tokens_path: Path, terminal: Callable[..., Terminal]
 ) -> None:
     created = online_game(services)
     game_id = created.game_id
     claimed = services.claim_seat(game_id, created.invite.code, "Bob")  # type: ignore[union-attr]
     save_token(game_id, claimed.token, tokens_path, seat=2)
-    env = {**os.environ, "TERM": "xterm-256color", "SQUARES_TUI_DELAY": "0",
-           "SQUARES_TOKENS_FILE": str(tokens_path)}
-    env.pop("DATABASE_URL", None)
-    term = Terminal(["--database-url", db_url, "play", "--resume", game_id], env)
-    try:
-        term.wait_for(lambda: "Waiting for Ann…".encode() in term.output, timeout=10)
-        term.send(b"\r")  # Enter while waiting: refused in the UI, nothing stored
-        term.wait_for(lambda: b"not your turn: waiting for Ann" in term.output, timeout=10)
-        play_a_turn(services, game_id, created.token)
-        term.wait_for(lambda: b"Ann ends the turn" in term.output, timeout=10)
-        mark = len(term.output)
-        term.send(b"\r")  # now Enter advances Bob
-        term.wait_for(lambda: services.get_state(game_id).stage == 2, timeout=10)
-        term.wait_for(lambda: b"Bob advances to stage 2" in term.output[mark:], timeout=10)
-        term.send(b"q")
-        assert term.close() == 0
-    finally:
-        if term.process.poll() is None:
-            term.process.kill()
-            term.close()
+    term = terminal("--resume", game_id)
+    term.wait_for(lambda: "Waiting for Ann…".encode() in term.output, timeout=10)
+    term.send(b"\r")  # Enter while waiting: refused in the UI, nothing stored
+    term.wait_for(lambda: b"not your turn: waiting for Ann" in term.output, timeout=10)
+    play_a_turn(services, game_id, created.token)
+    term.wait_for(lambda: b"Ann ends the turn" in term.output, timeout=10)
+    mark = len(term.output)
+    term.send(b"\r")  # now Enter advances Bob
+    term.wait_for(lambda: services.get_state(game_id).stage == 2, timeout=10)
+    term.wait_for(lambda: b"Bob advances to stage 2" in term.output[mark:], timeout=10)
+    term.send(b"q")
+    assert term.close() == 0
     assert services.get_state(game_id).turn == 2
 
 
 def test_in_a_terminal_the_creator_waits_with_the_link_on_screen_then_the_ui_starts(
-    db_url: str, services: Services, tokens_path: Path
+    services: Services, terminal: Callable[..., Terminal]
 ) -> None:
-    env = {**os.environ, "TERM": "xterm-256color", "SQUARES_TOKENS_FILE": str(tokens_path)}
-    env.pop("DATABASE_URL", None)
-    term = Terminal(["--database-url", db_url, "play", "--online", "--name", "Ann",
-                     "--seed", str(SEED), *SMALL], env)
-    try:
-        term.wait_for(lambda: "Waiting for a friend to join…".encode() in term.output,
-                      timeout=10)
-        match = INVITE.search(term.output.decode().replace("\r\n", "\n"))
-        assert match is not None, term.output
-        assert b"Squares \xe2\x80\x94" not in term.output  # no cursor UI yet
-        services.claim_seat(match["id"], match["code"], "Bob")
-        term.wait_for(lambda: "Squares — Ann vs Bob".encode() in term.output, timeout=10)
-        term.send(b"q")
-        assert term.close() == 0
-    finally:
-        if term.process.poll() is None:
-            term.process.kill()
-            term.close()
+    term = terminal("--online", "--name", "Ann", "--seed", str(SEED), *SMALL)
+    term.wait_for(lambda: "Waiting for a friend to join…".encode() in term.output,
+                  timeout=10)
+    match = INVITE.search(term.output.decode().replace("\r\n", "\n"))
+    assert match is not None, term.output
+    assert b"Squares \xe2\x80\x94" not in term.output  # no cursor UI yet
+    services.claim_seat(match["id"], match["code"], "Bob")
+    term.wait_for(lambda: "Squares — Ann vs Bob".encode() in term.output, timeout=10)
+    term.send(b"q")
+    assert term.close() == 0
     assert f"squares play --resume {match['id']}".encode() in term.output

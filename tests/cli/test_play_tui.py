@@ -4,108 +4,24 @@ with the token the CLI kept (or ``--token``), in the UI and with typed commands.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
-import pty
-import select
 import stat
-import struct
-import subprocess
-import termios
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from cli.tokens import load_tokens, save_token
 from cli.tui import Cursor
 from service.domain.rules import legal_actions
 from service.domain.state import GameState
 from service.services import Services
-from tests.cli.conftest import SQUARES, Run
+from tests.cli.conftest import Run
+from tests.cli.terminal import Terminal
 
 SMALL = ["--height", "7", "--width", "9"]
 # What xterm sends for the arrow keys once curses has switched it to keypad mode
 # (terminfo's kcuf1, kcub1, kcuu1, kcud1 for xterm-256color).
 ARROWS = {(1, 0): b"\x1bOC", (-1, 0): b"\x1bOD", (0, -1): b"\x1bOA", (0, 1): b"\x1bOB"}
 BLUE, GREEN = b"\x1b[34m", b"\x1b[32m"
-
-
-@pytest.fixture
-def tokens_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "keep" / "tokens.json"
-    monkeypatch.setenv("SQUARES_TOKENS_FILE", str(path))
-    return path
-
-
-class Terminal:
-    """The CLI in a pseudo-terminal (100 x 40): keys in, everything it drew out."""
-
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
-        self.master = master
-        self.output = b""
-        self.process = subprocess.Popen([str(SQUARES), *args], stdin=slave, stdout=slave,
-                                        stderr=slave, env=env, close_fds=True,
-                                        start_new_session=True)
-        os.close(slave)
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        while True:
-            ready, _, _ = select.select([self.master], [], [], 0.1)
-            if ready:
-                try:
-                    chunk = os.read(self.master, 65536)
-                except OSError:
-                    return
-                if not chunk:
-                    return
-                self.output += chunk
-            elif self.process.poll() is not None:
-                return
-
-    def send(self, keys: bytes) -> None:
-        os.write(self.master, keys)
-        time.sleep(0.05)
-
-    def wait_for(self, what: Callable[[], object], timeout: float = 20.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not what():
-            assert self.process.poll() is None or what(), self.output[-2000:]
-            assert time.monotonic() < deadline, self.output[-2000:]
-            time.sleep(0.05)
-
-    def close(self) -> int:
-        try:
-            return self.process.wait(timeout=20)
-        finally:
-            self._reader.join(timeout=5)
-            os.close(self.master)
-
-
-@pytest.fixture
-def terminal(db_url: str, tokens_path: Path) -> Iterator[Callable[..., Terminal]]:
-    opened: list[Terminal] = []
-    env = {**os.environ, "TERM": "xterm-256color", "SQUARES_TUI_DELAY": "0",
-           "SQUARES_TOKENS_FILE": str(tokens_path)}
-    env.pop("DATABASE_URL", None)
-
-    def start(*args: str) -> Terminal:
-        term = Terminal(["--database-url", db_url, "play", *args], env)
-        opened.append(term)
-        return term
-
-    yield start
-    for term in opened:
-        if term.process.poll() is None:
-            term.process.kill()
-            term.close()
 
 
 def keys_to(state: GameState, cursor: Cursor, x: int, y: int) -> bytes:
