@@ -100,7 +100,6 @@ def replay(game_id: str) -> str:
         step = request.args.get("step", 1, type=int) or 1
     step = min(max(step, 1), steps)
     created = stored[0].event
-    seats = fold(s.event for s in stored).seats  # the names now (seat_claimed, online)
     data: dict[str, Any] = {
         "height": created.height,  # type: ignore[attr-defined]
         "width": created.width,  # type: ignore[attr-defined]
@@ -108,7 +107,8 @@ def replay(game_id: str) -> str:
         "steps": steps,
         "step": step,
         "series": series,
-        "names": {"1": seats[0].name, "2": seats[1].name},
+        # the names now, from the read model (an online game's seat 2 is named later)
+        "names": {"1": summary.player_name, "2": summary.second_name},
     }
     return render_template(
         "replay.html", active="games", summary=summary, data=data, steps=steps, step=step
