@@ -1,8 +1,9 @@
 """The real service under gunicorn on a loopback port, for benchmarks and reliability tests.
 
 `running_server(url)` migrates the database at `url` (Alembic upgrade head), starts
-``gunicorn -w 2 -b 127.0.0.1:<free port> wsgi:app`` in its own process group with
-``DATABASE_URL=url``, waits for ``GET /healthz`` and yields a `Server`. At exit the
+the server as ``squares serve`` does (gunicorn with its uvicorn workers, 2 of them,
+on 127.0.0.1:<free port>) in its own process group with ``DATABASE_URL=url``, waits
+for ``GET /healthz`` and yields a `Server`. At exit the
 whole process group is stopped (SIGTERM, then SIGKILL), also after a failure or after
 a test has already killed the master with ``kill -9``.
 
@@ -239,28 +240,35 @@ def migrate_database(url: str) -> None:
     migrate(url)
 
 
+def server_command(port: int, workers: int, app: str | None,
+                   extra_args: tuple[str, ...], log_path: Path) -> list[str]:
+    """``squares serve``'s own gunicorn command line (its worker class, its ASGI app),
+    or, given a WSGI `app`, plain gunicorn on it (the profiler's)."""
+    logging = ["--timeout", "120", "--error-logfile", str(log_path)]
+    if app is None:
+        if str(REPO) not in sys.path:
+            sys.path.insert(0, str(REPO))
+        from cli.serve import gunicorn_argv
+
+        argv = gunicorn_argv(HOST, port, workers)
+        return [*argv[:-1], *logging, *extra_args, argv[-1]]
+    return [*gunicorn_command(), "--workers", str(workers), "--bind", f"{HOST}:{port}",
+            "--graceful-timeout", "5", *logging, *gunicorn_options(), *extra_args, app]
+
+
 def start_server(database_url: str, *, log_path: Path, workers: int = 2,
-                 app: str = "wsgi:app", extra_args: tuple[str, ...] = (),
+                 app: str | None = None, extra_args: tuple[str, ...] = (),
                  env: dict[str, str] | None = None, timeout: float = 60.0,
                  port: int | None = None) -> Server:
-    """Start gunicorn on `port` (default: a free one) on 127.0.0.1; wait for /healthz.
+    """Start the server on `port` (default: a free one) on 127.0.0.1 as ``squares
+    serve`` runs it (or a WSGI `app` under plain gunicorn); wait for /healthz.
 
     No migrations here (see `running_server`).
     """
     last_error: Exception | None = None
     for _attempt in range(1 if port is not None else 3):
         port_now = free_port() if port is None else port
-        cmd = [
-            *gunicorn_command(),
-            "--workers", str(workers),
-            "--bind", f"{HOST}:{port_now}",
-            "--timeout", "120",
-            "--graceful-timeout", "5",
-            "--error-logfile", str(log_path),
-            *gunicorn_options(),
-            *extra_args,
-            app,
-        ]
+        cmd = server_command(port_now, workers, app, extra_args, log_path)
         # Many clients share one address here: no rate limits unless `env` sets some.
         full_env = {**os.environ, "SQUARES_RATELIMIT_ENABLED": "0", **(env or {}),
                     "DATABASE_URL": database_url}
@@ -284,10 +292,10 @@ def start_server(database_url: str, *, log_path: Path, workers: int = 2,
 
 @contextlib.contextmanager
 def running_server(database_url: str, *, log_path: Path, migrate: bool = True,
-                   workers: int = 2, app: str = "wsgi:app",
+                   workers: int = 2, app: str | None = None,
                    extra_args: tuple[str, ...] = (),
                    env: dict[str, str] | None = None) -> Iterator[Server]:
-    """Migrate `database_url`, run gunicorn on it; always stopped at exit."""
+    """Migrate `database_url`, run the server on it; always stopped at exit."""
     if migrate:
         migrate_database(database_url)
     server = start_server(database_url, log_path=log_path, workers=workers, app=app,

@@ -1,493 +1,373 @@
 """Many live streams (``GET /api/games/{id}/live``) on one node while games are played.
 
-    .venv/bin/python benchmarks/live.py                     # SQLite (a temp file)
+    .venv/bin/python benchmarks/live.py --watchers 5000     # SQLite (a temp file)
     .venv/bin/python benchmarks/live.py --postgres          # a throwaway local PostgreSQL
-    .venv/bin/python benchmarks/live.py --watchers 500 --seconds 20
+    .venv/bin/python benchmarks/live.py --quick             # 200 watchers, 3 s: a smoke run
     .venv/bin/python benchmarks/live.py --spectators        # streams with ?viewers=1
+    .venv/bin/python benchmarks/live.py --server-command C  # C, not squares serve: comparisons only
 
-Starts one gunicorn node (``gthread`` workers, enough threads for every stream, the
-per-address and per-process stream caps raised through ``SQUARES_LIVE_PER_CLIENT`` /
-``SQUARES_LIVE_TOTAL`` since every watcher comes from 127.0.0.1), then:
+Starts the server as shipped: ``squares serve --port <free port>`` and no other flag,
+in its own process group (SIGTERM, then SIGKILL at exit), with this environment less
+every ``SQUARES_*``, ``GUNICORN_CMD_ARGS`` and ``WEB_CONCURRENCY``, plus
+``DATABASE_URL`` (``squares serve`` migrates it). The rate limits stay on: each HTTP
+client here has its own loopback source address (127.20.x.y), a new one before any
+per-address limit could refuse it. Then:
 
-1. without streams: ``GET /healthz`` and ``POST …/lines`` latency while a writer plays;
-2. opens `--watchers` Server-Sent Events streams (half on one hot game, the rest spread
-   over `--quiet-games` quiet ones), all read by ONE client thread (a `selectors`
-   loop over raw sockets, HTTP/1.0 so there is no chunked encoding to undo), and
-   notes the workers' resident memory before and after;
-3. for `--seconds`: a writer plays moves on the hot game (and every `--quiet-every`-th
-   move on a quiet game) while the same latency probes run again.
+1. without streams, `--baseline-seconds`: ``GET /healthz`` and ``POST …/lines`` latency
+   (a probe) while a writer moves every `--interval` s;
+2. opens `--watchers` streams, `--hot-share` on one hot game, the rest over
+   `--quiet-games` quiet ones, all read by ONE process (`benchmarks/sse_clients.py`:
+   epoll over raw sockets, 4 streams per source address 127.10.x.y, at most
+   `--open-concurrency` opening at once, "no answer" after `--open-timeout` s); the
+   workers' RSS before and after (the writer and the probe: `live_players.py`);
+3. `--seconds`: the writer moves on the hot game (every `--quiet-every`-th move on a
+   quiet one; when the hot game ends its streams follow the next) while the probe runs
+   again; then at most `--drain-seconds` for the last events.
 
-Prints the delivery latency from commit (the writer's answer) to the client, p50 / p99
-(and from just before the request was sent), events missed or received twice by any
-stream (0 expected), memory per open stream, and the probes with and without streams.
-With ``--spectators`` every stream is a spectator's (``?viewers=1``): the run also
-prints the viewer count each quiet game's streams saw last (summed over both workers
-through the database; it should equal that game's number of streams).
-Asserts nothing.
+Prints a table, each figure next to its target: the streams' answers (200 / 429 /
+503 / no_answer / error) and how many are held open; delivery from the writer's answer
+(the commit acknowledged) to each client, p50 / p99 / max; events missed or received
+twice; the workers' RSS per open stream; ``/healthz`` and ``POST …/lines`` p50 / p99
+without and with the streams; the server's CPU (master + workers) while playing; with
+``--spectators``, whether each quiet game's streams see their exact viewer count. A
+full run (not ``--quick``) writes the figures to ``build/benchmarks/live.json``
+(``live-postgres.json``; or ``--json PATH``). Every phase is bounded in time; asserts
+nothing: exit 0 once the figures are printed, 1 when the server did not start.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
-import random
-import selectors
-import socket
+import shlex
+import signal
+import subprocess
 import sys
 import tempfile
-import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._server import HOST, Server, running_server, status_kb  # noqa: E402
-from benchmarks.load import ApiClient, ConnectionFailed  # noqa: E402
+from benchmarks import _server  # noqa: E402
+from benchmarks._server import REPO, Server, child_pids  # noqa: E402
+from benchmarks.live_players import BoundClient, Player, create_game, play, play_one  # noqa: E402
+from benchmarks.load import ConnectionFailed  # noqa: E402
+from benchmarks.sse_clients import PENDING, StreamProcess, raise_nofile, stream_figures  # noqa: E402
 
-HEIGHT, WIDTH = 19, 33
+QUICK = {"watchers": 200, "seconds": 3.0, "baseline_seconds": 1.5, "quiet_games": 10,
+         "open_timeout": 5.0, "drain_seconds": 2.0, "request_timeout": 2.0}
+FULL = {"watchers": 5000, "seconds": 20.0, "baseline_seconds": 5.0, "quiet_games": 200,
+        "open_timeout": 10.0, "drain_seconds": 10.0, "request_timeout": 5.0}
 
 
 def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
+    ordered = sorted(values) or [float("nan")]
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def ms(value: float) -> str:
-    return f"{value * 1000:.1f} ms"
+def dist_ms(values: list[float]) -> dict[str, Any]:
+    stats = {"p50": 0.5, "p99": 0.99, "max": 1.0}
+    return {"n": len(values), **{k: round(1000 * percentile(values, q), 2) if values else None
+                                 for k, q in stats.items()}}
 
 
-def summary(values: list[float]) -> str:
-    if not values:
-        return "no samples"
-    return (f"n={len(values)} p50 {ms(percentile(values, 0.5))}  p99 "
-            f"{ms(percentile(values, 0.99))}  max {ms(max(values))}")
+# -- the server: `squares serve` as shipped --------------------------------------------
 
 
-# -- games and the writer ------------------------------------------------------------
+def descendants(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        found += (children := child_pids(todo.pop()))
+        todo += children
+    return found
 
 
-@dataclass
-class Game:
-    game_id: str
-    token: str
-    state: dict[str, Any]
-    sent: dict[int, float] = field(default_factory=dict)  # seq -> request sent
-    answered: dict[int, float] = field(default_factory=dict)  # seq -> answer read
-
-    @property
-    def version(self) -> int:
-        return int(self.state["version"])
-
-    @property
-    def over(self) -> bool:
-        return bool(self.state["over"])
+def workers(server: Server) -> list[int]:
+    """The processes under the master without children of their own."""
+    return [p for p in descendants(server.master_pid) if not child_pids(p)]
 
 
-def create_game(client: ApiClient, name: str, seed: int) -> Game:
-    reply = client.call("POST", "/api/games", {"player_name": name, "height": HEIGHT,
-                                               "width": WIDTH, "seed": seed})
-    if reply.status != 201:
-        raise RuntimeError(f"creating a game: {reply.status} {reply.body[:300]!r}")
-    return Game(reply.data["game_id"], reply.data["token"], reply.data["state"])
+def worker_class(server: Server) -> str:
+    for pid in [server.master_pid, *descendants(server.master_pid)]:
+        with contextlib.suppress(OSError):
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+            for flag in ("\0--worker-class\0", "\0-k\0", "\0--worker-class="):
+                if flag in argv:
+                    return argv.split(flag, 1)[1].split("\0", 1)[0]
+    return "not named on the command line"
 
 
-def play_one(client: ApiClient, game: Game, line_times: list[float] | None = None) -> bool:
-    """One move on `game` (a line when one is legal, else advance); False when none."""
-    legal = game.state.get("legal") or {}
-    base = f"/api/games/{game.game_id}"
-    if game.over:
-        return False
-    if legal.get("lines"):
-        x, y = random.choice(legal["lines"])
-        path, body, kind = f"{base}/lines", {"x": x, "y": y}, "line"
-    elif legal.get("can_advance"):
-        path, body, kind = f"{base}/advance", {}, "advance"
-    else:
-        reply = client.call("GET", base)
-        if reply.status == 200:
-            game.state = reply.data["state"]
-        return False
-    sent = time.monotonic()
-    reply = client.call("POST", path, body, token=game.token)
-    answered = time.monotonic()
-    if not 200 <= reply.status < 300:
-        refreshed = client.call("GET", base)
-        if refreshed.status == 200:
-            game.state = refreshed.data["state"]
-        return False
-    if kind == "line" and line_times is not None:
-        line_times.append(reply.elapsed)
-    for event in reply.data["events"]:
-        game.sent[int(event["seq"])] = sent
-        game.answered[int(event["seq"])] = answered
-    game.state = reply.data["state"]
-    return True
+def start_serve(url: str, log_path: Path, timeout: float = 60.0,
+                command: str | None = None) -> Server:
+    tuning = [k for k in os.environ
+              if k.startswith(("SQUARES_", "GUNICORN_")) or k == "WEB_CONCURRENCY"]
+    env = {**{k: v for k, v in os.environ.items() if k not in tuning}, "DATABASE_URL": url}
+    if tuning:
+        print(f"(not passed to the server: {', '.join(sorted(tuning))})")
+    for _attempt in range(3):
+        port = _server.free_port()
+        with log_path.open("ab") as log:
+            argv: str | list[str] = [*_server.squares_command(), "serve", "--port", str(port)]
+            if command is not None:  # a shell command line, {port} and {database_url} filled
+                argv = command.replace("{port}", str(port)).replace(
+                    "{database_url}", shlex.quote(url))
+            proc = subprocess.Popen(argv, shell=command is not None, cwd=REPO, env=env,
+                                    stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                    start_new_session=True)
+        server, deadline = Server(proc, port, url, log_path, 0), time.monotonic() + timeout
+        while proc.poll() is None and time.monotonic() < deadline:
+            if _server.http_get_status(port, "/healthz", timeout=2.0) == 200:
+                since = time.monotonic()  # every worker up: a second without a new one
+                while time.monotonic() - since < 1.0 and time.monotonic() < deadline:
+                    if (now := len(workers(server))) != server.workers:
+                        server.workers, since = now, time.monotonic()
+                    time.sleep(0.1)
+                return server
+            time.sleep(0.1)
+        stop_server(server, grace=5.0)
+        if "already in use" not in server.log_tail():
+            break
+    raise RuntimeError(f"`{command or 'squares serve'}` did not answer /healthz:\n"
+                       f"{server.log_tail()}")
 
 
-class Writer(threading.Thread):
-    """Plays the hot game (and now and then a quiet one) every `interval` seconds."""
-
-    def __init__(self, port: int, hot: Game, quiet: list[Game], *, interval: float,
-                 quiet_every: int) -> None:
-        super().__init__(daemon=True)
-        self.client = ApiClient(port)
-        self.hot, self.quiet = hot, quiet
-        self.hot_games = [hot]
-        self.interval, self.quiet_every = interval, quiet_every
-        self.stop = threading.Event()
-        self.moves = 0
-        self.failures = 0
-        self.line_times: list[float] = []
-
-    def run(self) -> None:
-        rng = random.Random(7)
-        next_at = time.monotonic()
-        while not self.stop.is_set():
-            n = self.moves + self.failures + 1
-            if self.hot.over:  # the viewers move on to the next game
-                try:
-                    self.hot = create_game(self.client, "Hot", rng.randrange(10**6))
-                    self.hot_games.append(self.hot)
-                except (ConnectionFailed, RuntimeError):
-                    self.failures += 1
-            game = (rng.choice(self.quiet) if self.quiet and self.quiet_every
-                    and n % self.quiet_every == 0 else self.hot)
-            try:
-                if play_one(self.client, game, self.line_times):
-                    self.moves += 1
-                else:
-                    self.failures += 1
-            except ConnectionFailed:
-                self.failures += 1
-            next_at += self.interval
-            self.stop.wait(max(0.0, next_at - time.monotonic()))
-        self.client.close()
+def stop_server(server: Server, grace: float) -> None:
+    """SIGTERM the process group; SIGKILL what is left after `grace` seconds."""
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 10.0)):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(server.master_pid, sig)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.proc.wait(timeout=wait)
 
 
-class Probe(threading.Thread):
-    """``GET /healthz`` every 20 ms and ``POST …/lines`` on its own game (moving on
-    with advance when no line is legal); records both latencies."""
-
-    def __init__(self, port: int, game: Game) -> None:
-        super().__init__(daemon=True)
-        self.client = ApiClient(port)
-        self.game = game
-        self.stop = threading.Event()
-        self.healthz: list[float] = []
-        self.lines: list[float] = []
-
-    def run(self) -> None:
-        while not self.stop.is_set():
-            try:
-                reply = self.client.call("GET", "/healthz")
-                if reply.status == 200:
-                    self.healthz.append(reply.elapsed)
-                if not play_one(self.client, self.game, self.lines) and self.game.over:
-                    self.game = create_game(self.client, "Probe", random.randrange(10**6))
-            except ConnectionFailed:
-                pass
-            self.stop.wait(0.02)
-        self.client.close()
-
-
-# -- the watchers: one selectors loop over raw sockets ---------------------------------
-
-
-@dataclass
-class Stream:
-    game_id: str
-    sock: socket.socket
-    buffer: bytes = b""
-    headers_done: bool = False
-    status: int | None = None
-    arrivals: list[tuple[int, float]] = field(default_factory=list)  # (seq, time)
-    closed: bool = False
-    opened_at: float = field(default_factory=time.monotonic)
-    last_event: bytes = b""
-    viewers: int | None = None  # the last viewer count received (spectator streams)
-
-
-class Watchers(threading.Thread):
-    """Every stream's socket in one selector; records each event's id and arrival."""
-
-    def __init__(self, spectators: bool = False) -> None:
-        super().__init__(daemon=True)
-        self.query = "?viewers=1" if spectators else ""
-        self.selector = selectors.DefaultSelector()
-        self.streams: list[Stream] = []
-        self.lock = threading.Lock()
-        self.stop = threading.Event()
-
-    def open(self, port: int, game_id: str) -> Stream:
-        sock = socket.create_connection((HOST, port), timeout=10)
-        sock.sendall(f"GET /api/games/{game_id}/live{self.query} HTTP/1.0\r\nHost: {HOST}\r\n"
-                     "Accept: text/event-stream\r\n\r\n".encode())
-        sock.setblocking(False)
-        stream = Stream(game_id, sock)
-        with self.lock:
-            self.streams.append(stream)
-            self.selector.register(sock, selectors.EVENT_READ, stream)
-        return stream
-
-    def run(self) -> None:
-        while not self.stop.is_set():
-            with self.lock:
-                ready = self.selector.select(timeout=0.05) if self.streams else []
-            if not ready:
-                if not self.streams:
-                    time.sleep(0.05)
-                continue
-            now = time.monotonic()
-            for key, _ in ready:
-                self._read(key.data, now)
-
-    def _read(self, stream: Stream, now: float) -> None:
-        try:
-            chunk = stream.sock.recv(262144)
-        except BlockingIOError:
-            return
-        except OSError:
-            chunk = b""
-        if not chunk:
-            stream.closed = True
-            with self.lock:
-                self.selector.unregister(stream.sock)
-            stream.sock.close()
-            return
-        data = stream.buffer + chunk
-        if not stream.headers_done:
-            head, sep, rest = data.partition(b"\r\n\r\n")
-            if not sep:
-                stream.buffer = data
-                return
-            stream.status = int(head.split(b" ", 2)[1])
-            stream.headers_done = True
-            data = rest
-        *lines, stream.buffer = data.split(b"\n")
-        for line in lines:
-            if line.startswith(b"id:"):
-                stream.arrivals.append((int(line[3:].strip()), now))
-            elif line.startswith(b"event:"):
-                stream.last_event = line[6:].strip()
-            elif line.startswith(b"data:") and stream.last_event == b"viewers":
-                stream.viewers = json.loads(line[5:])["count"]
-
-    def close(self) -> None:
-        self.stop.set()
-        self.join(timeout=5)
-        for stream in self.streams:
-            if not stream.closed:
-                stream.sock.close()
+def server_figures(server: Server) -> tuple[int, list[int], float]:
+    """The workers' RSS (kB) and threads, CPU s of the master and every process under it."""
+    return (sum(_server.status_kb(p, "VmRSS") or 0 for p in workers(server)),
+            [_server.status_kb(p, "Threads") or 0 for p in workers(server)],
+            sum(map(_server.cpu_seconds, [server.master_pid, *descendants(server.master_pid)])))
 
 
 # -- the run -------------------------------------------------------------------------
 
 
-def rss_kb(server: Server) -> int:
-    return sum(status_kb(pid, "VmRSS") or 0 for pid in server.worker_pids())
+def wait_streams(streams: StreamProcess, seconds: float,
+                 versions: dict[str, int] | None = None) -> dict[str, Any]:
+    """Until no stream is opening and every open one has its events, or `seconds`:
+    the last progress and when none was opening any more (``answered_s``)."""
+    started, answered = time.monotonic(), None
+    while True:
+        progress, waited = streams.progress(versions), round(time.monotonic() - started, 2)
+        pending = sum(progress["states"].get(k, 0) for k in PENDING)
+        answered = answered if answered is not None or pending else waited
+        if (not pending and not progress["behind"]) or waited > seconds:
+            return {**progress, "answered_s": answered, "waited_s": waited}
+        time.sleep(0.1)
 
 
-def threads_of(server: Server) -> list[int]:
-    return [status_kb(pid, "Threads") or 0 for pid in server.worker_pids()]
-
-
-def measure(server: Server, args: argparse.Namespace) -> None:
-    port = server.port
-    client = ApiClient(port)
-    hot = create_game(client, "Hot", 3)
-    quiet = [create_game(client, f"Quiet {i}", 100 + i) for i in range(args.quiet_games)]
-    # a few moves everywhere first, so every stream has a small backlog
-    for game in [hot, *quiet]:
+def measure(server: Server, streams: StreamProcess, args: argparse.Namespace) -> dict[str, Any]:
+    port, client = server.port, BoundClient(server.port, args.request_timeout)
+    hot, *quiet = [create_game(client, f"Game {i}", 100 + i) for i in range(args.quiet_games + 1)]
+    for game in [hot, *quiet]:  # a small backlog for every stream
         for _ in range(3):
             play_one(client, game)
+    base, probe_game, probe_game0 = (create_game(client, "Probe", i) for i in range(3))
 
-    # 1. without streams
-    client.close()
-    baseline_game = create_game(client, "Baseline", 5)
-    baseline_writer = Writer(port, baseline_game, [], interval=args.interval, quiet_every=0)
-    probe = Probe(port, create_game(client, "Probe", 6))
-    baseline_writer.start()
-    probe.start()
-    time.sleep(args.baseline_seconds)
-    probe.stop.set()
-    baseline_writer.stop.set()
-    probe.join()
-    baseline_writer.join()
-    base_healthz, base_lines = probe.healthz, probe.lines
+    # 1. without streams (every game made already: a server full of streams may hang)
+    writer0, probe0 = (Player(port, g, [], probe=p, args=args)
+                       for g, p in ((base, False), (probe_game0, True)))
+    play([writer0, probe0], args.baseline_seconds)
 
     # 2. open the streams
     time.sleep(0.5)
-    rss_before, threads_before = rss_kb(server), threads_of(server)
-    watchers = Watchers(args.spectators)
-    watchers.start()
-    hot_count = args.watchers // 2
-    targets = [hot] * hot_count + [quiet[i % len(quiet)] for i in range(args.watchers - hot_count)]
-    opened_at = time.monotonic()
-    streams = [watchers.open(port, game.game_id) for game in targets]
-    by_id = {game.game_id: game for game in [hot, *quiet]}
-    finished_streams: list[Stream] = []
-    # every stream answered 200 and delivered its backlog
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if all(s.headers_done and len(s.arrivals) >= by_id[s.game_id].version
-               for s in streams):
-            break
-        time.sleep(0.05)
-    open_s = time.monotonic() - opened_at
+    rss_before, threads_before, _ = server_figures(server)
+    hot_count = round(args.watchers * args.hot_share) if quiet else args.watchers
+    spread = [quiet[i % len(quiet)] for i in range(args.watchers - hot_count)]
+    streams.open([(g.game_id, g.version) for g in [hot] * hot_count + spread])
+    opening = wait_streams(streams, args.open_timeout + 15 + args.watchers / 250)
     time.sleep(1.0)
-    rss_after, threads_after = rss_kb(server), threads_of(server)
-    statuses: dict[Any, int] = {}
-    for s in streams:
-        statuses[s.status] = statuses.get(s.status, 0) + 1
+    rss_after, threads_after, cpu0 = server_figures(server)
 
-    # 3. play while the streams are open
-    writer = Writer(port, hot, quiet, interval=args.interval, quiet_every=args.quiet_every)
-    client.close()  # idle too long: gunicorn's keep-alive has closed it
-    probe = Probe(port, create_game(client, "Probe 2", 8))
-    started = time.monotonic()
-    server_cpu, client_cpu = server.cpu_seconds(), time.process_time()
-    writer.start()
-    probe.start()
-    reopened = 0
-    while time.monotonic() - started < args.seconds:
-        time.sleep(0.05)
-        # streams of a finished hot game end: open them again on the new hot game
-        current = writer.hot
-        for i, s in enumerate(streams):
-            if s.closed and s.game_id != current.game_id and by_id[s.game_id].over \
-                    and current.game_id not in (s.game_id,):
-                by_id.setdefault(current.game_id, current)
-                finished_streams.append(s)
-                streams[i] = watchers.open(port, current.game_id)
-                reopened += 1
-    writer.stop.set()
-    probe.stop.set()
-    writer.join()
-    probe.join()
-    played_s = time.monotonic() - started
-    server_cpu = server.cpu_seconds() - server_cpu
-    client_cpu = time.process_time() - client_cpu
-    # refresh versions (the computer's turns) and let the last events arrive
-    client.close()
-    for game in by_id.values():
-        reply = client.call("GET", f"/api/games/{game.game_id}")
-        game.state = reply.data["state"]
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        if all(len(s.arrivals) >= by_id[s.game_id].version or s.closed for s in streams):
-            break
-        time.sleep(0.05)
-    time.sleep(0.5)
-    watchers.close()
-    client.close()
+    # 3. play while the streams are open; streams of an ended hot game follow the next
+    writer, probe = Player(port, hot, quiet, probe=False, args=args), Player(
+        port, probe_game, [], probe=True, args=args)
+    follow, reopened = [], [0]
+    reader0, client0 = streams.progress()["cpu"], time.process_time()
 
-    # figures
-    from_answer: list[float] = []
-    from_sent: list[float] = []
-    missed = duplicated = out_of_order = 0
-    for s in [*streams, *finished_streams]:
-        game = by_id[s.game_id]
-        seqs = [seq for seq, _ in s.arrivals]
-        duplicated += len(seqs) - len(set(seqs))
-        missed += len(set(range(1, game.version + 1)) - set(seqs))
-        out_of_order += sum(1 for a, b in zip(seqs, seqs[1:], strict=False) if b <= a)
-        for seq, at in s.arrivals:
-            # events committed while this stream was open (not its backlog)
-            if seq in game.answered and game.sent[seq] >= s.opened_at:
-                from_answer.append(at - game.answered[seq])
-                from_sent.append(at - game.sent[seq])
-    hot_events = sum(1 for g in writer.hot_games for seq in g.answered
-                     if g.sent[seq] >= started)
-    streams_open = len(streams)
-    per_stream_kb = (rss_after - rss_before) / streams_open if streams_open else 0.0
+    def check() -> None:
+        ids = {g.game_id for g in writer.hot_games}
+        follow.extend(gid for _, gid, over in streams.progress()["ended"] if over and gid in ids)
+        if follow and not writer.hot.state["over"] and writer.hot.game_id not in follow:
+            streams.open([(writer.hot.game_id, writer.hot.version)] * len(follow))
+            reopened[0] += len(follow)
+            follow.clear()
 
-    print(f"\nstreams: {streams_open} ({hot_count} on the hot game, the rest over "
-          f"{len(quiet)} quiet games); HTTP statuses {statuses}; all open with their "
-          f"backlog in {open_s:.2f} s")
-    print(f"writer: {writer.moves} moves in {played_s:.1f} s ({writer.failures} refused), "
-          f"{hot_events} events on {len(writer.hot_games)} successive hot game(s) "
-          f"({reopened} streams moved on to the next one when one ended), "
-          f"{len(from_answer)} deliveries measured")
-    print(f"CPU while playing: server {server_cpu / played_s:.2f} cores, this client "
-          f"(writer, probes, every stream's reader) {client_cpu / played_s:.2f} cores; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    print(f"delivery, writer's answer -> client:  {summary(from_answer)}")
-    print(f"delivery, request sent -> client:     {summary(from_sent)}")
-    print(f"events missed: {missed}, received twice: {duplicated}, out of order: "
-          f"{out_of_order} (0 expected)")
-    print(f"workers' RSS: {rss_before / 1024:.1f} MB before, {rss_after / 1024:.1f} MB "
-          f"with the streams open: {per_stream_kb:.1f} kB per stream "
-          f"(threads per worker {threads_before} -> {threads_after})")
-    print(f"GET /healthz without streams:       {summary(base_healthz)}")
-    print(f"GET /healthz with streams open:     {summary(probe.healthz)}")
-    print(f"POST .../lines without streams:     {summary(base_lines)}")
-    print(f"POST .../lines with streams open:   {summary(probe.lines)}")
-    print(f"POST .../lines by the writer (streams open): {summary(writer.line_times)}")
-    if args.spectators:
-        per_game: dict[str, list[Stream]] = {}
-        for s in streams:
-            if s.game_id in {g.game_id for g in quiet}:
-                per_game.setdefault(s.game_id, []).append(s)
-        right = sum(1 for group in per_game.values() for s in group if s.viewers == len(group))
-        total = sum(len(group) for group in per_game.values())
-        print(f"viewer counts: {right} of the quiet games' {total} streams last saw their "
-              f"game's exact number of spectators (summed over the workers)")
+    played = play([writer, probe], args.seconds, check)
+    server_cores = (server_figures(server)[2] - cpu0) / played
+    client_cores = (time.process_time() - client0 + streams.progress()["cpu"] - reader0) / played
+
+    # 4. the final versions (the computer's turns too), then the last events
+    games = {g.game_id: g for g in [hot, *quiet, *writer.hot_games]}
+    until, client = time.monotonic() + args.drain_seconds, BoundClient(port, args.drain_seconds)
+    with contextlib.suppress(ConnectionFailed):
+        for game in games.values():
+            if time.monotonic() < until and (reply := client.call(
+                    "GET", f"/api/games/{game.game_id}")).status == 200:
+                game.state = reply.data["state"]
+    versions = {gid: max([g.version, *g.acks]) for gid, g in games.items()}
+    wait_streams(streams, args.drain_seconds, versions)
+    seen = stream_figures(streams.stop(), {gid: g.acks for gid, g in games.items()},
+                          versions, {g.game_id for g in quiet})
+    return {
+        "worker_class": worker_class(server), "workers": server.workers,
+        "watchers": args.watchers, "hot_streams": hot_count, "quiet_games": len(quiet),
+        "answers": seen["answers"], "open_timeout_s": args.open_timeout,
+        "opened": opening["states"].get("open", 0), "held_open": seen["open"],
+        "all_answered_s": opening["answered_s"], "with_backlog_s": opening["waited_s"],
+        "ended_at_game_over": seen["ended_at_game_over"], "dropped": seen["dropped"],
+        "moved_to_next_hot_game": reopened[0], "delivery_ms": dist_ms(seen["delivery"]),
+        **{k: seen[k] for k in ("missed", "twice", "out_of_order")},
+        "rss_mb": [round(rss_before / 1024, 1), round(rss_after / 1024, 1)],
+        "kb_per_stream": round((rss_after - rss_before) / opening["states"]["open"], 1)
+        if opening["states"].get("open") else None, "threads": [threads_before, threads_after],
+        "healthz_ms": [dist_ms(probe0.healthz), dist_ms(probe.healthz)],
+        "lines_ms": [dist_ms(probe0.lines), dist_ms(probe.lines)],
+        "writer_lines_ms": dist_ms(writer.lines),
+        "unanswered": [writer0.unanswered + probe0.unanswered,
+                       writer.unanswered + probe.unanswered],
+        "writer": {"moves": writer.moves, "refused": writer.refused, "seconds": round(
+            played, 1), "hot_games": len(writer.hot_games)},
+        "server_cores": round(server_cores, 2), "client_cores": round(client_cores, 2),
+        "load_average": os.getloadavg()[0], "cpus": os.cpu_count(),
+        "viewer_counts_right": seen["viewer_counts_right"] if args.spectators else None}
 
 
-def run_against(url: str, database: str, tmp: Path, args: argparse.Namespace) -> None:
-    threads = args.threads or max(300, args.watchers + 50)
-    env = {"SQUARES_LIVE_PER_CLIENT": str(args.watchers + 100),
-           "SQUARES_LIVE_TOTAL": str(args.watchers + 100)}
-    extra = ("--worker-class", "gthread", "--threads", str(threads))
-    print(f"{database}: gunicorn -w {args.workers} --worker-class gthread --threads "
-          f"{threads}, {args.watchers} watchers, {args.seconds:.0f} s of play "
-          f"(a move every {args.interval * 1000:.0f} ms)")
-    with running_server(url, log_path=tmp / "gunicorn.log", workers=args.workers,
-                        extra_args=extra, env=env) as server:
-        measure(server, args)
+def show(f: dict[str, Any], postgres: bool) -> None:
+    def d(x: dict[str, Any]) -> str:
+        return f"{x['p50']} / {x['p99']} ms, max {x['max']} (n={x['n']})" if x["n"] else "none"
+
+    def ok(good: bool) -> str:
+        return "ok" if good else "MISSED"
+
+    def p99(x: dict[str, Any], most: float) -> str:
+        return ok(bool(x["n"]) and x["p99"] < most)
+
+    limit, (healthz0, healthz), (lines0, lines) = (
+        250 if postgres else 350), f["healthz_ms"], f["lines_ms"]
+    answers = ", ".join(f"{n} {k}" for k, n in sorted(f["answers"].items()))
+    rows = [
+        ("streams asked", f"{f['watchers']}: {f['hot_streams']} on the hot game, the rest "
+         f"over {f['quiet_games']} quiet games", "", ""),
+        ("  answers (moved streams included)", answers, "", ""),
+        ("  open after opening, at the end", f"{f['opened']}, {f['held_open']}", "≥ 5,000",
+         ok(f["held_open"] >= 5000) if f["watchers"] >= 5000 else "(fewer asked)"),
+        ("  all answered / with backlog after", f"{f['all_answered_s']} / {f['with_backlog_s']} "
+         f"s (no_answer: none in {f['open_timeout_s']:g} s)", "", ""),
+        ("  ended at game over / dropped / moved on", f"{f['ended_at_game_over']} / "
+         f"{f['dropped']} / {f['moved_to_next_hot_game']}", "", ""),
+        ("delivery, answer -> client p50 / p99", d(f["delivery_ms"]), f"p99 < {limit} ms",
+         p99(f["delivery_ms"], limit)),
+        ("events missed / twice / out of order", f"{f['missed']} / {f['twice']} / "
+         f"{f['out_of_order']}", "0 / 0", ok(f["missed"] == f["twice"] == 0)),
+        ("workers' RSS before -> with streams", f"{f['rss_mb'][0]} -> {f['rss_mb'][1]} MB: "
+         f"{f['kb_per_stream']} kB per stream", "≤ 50 kB",
+         ok(f["kb_per_stream"] is not None and f["kb_per_stream"] <= 50)),
+        ("  threads per worker", f"{f['threads'][0]} -> {f['threads'][1]}", "", ""),
+        ("GET /healthz without streams", d(healthz0), "", ""),
+        ("GET /healthz with streams", d(healthz), "p99 < 50 ms", p99(healthz, 50)),
+        ("POST …/lines without streams", d(lines0), "", ""),
+        ("POST …/lines with streams", d(lines), "p99 < 100 ms", p99(lines, 100)),
+        ("  the writer's lines with streams", d(f["writer_lines_ms"]), "", ""),
+        ("requests not answered without / with", f"{f['unanswered'][0]} / "
+         f"{f['unanswered'][1]} (in {f['request_timeout_s']:g} s)", "0",
+         ok(not sum(f["unanswered"]))),
+        ("writer", f"{f['writer']['moves']} moves in {f['writer']['seconds']} s "
+         f"({f['writer']['refused']} refused), {f['writer']['hot_games']} hot game(s)", "", ""),
+        ("CPU while playing: server / client", f"{f['server_cores']} / {f['client_cores']} "
+         f"cores (load {f['load_average']:.1f}, {f['cpus']} CPUs)", "", "")]
+    if f["viewer_counts_right"] is not None:
+        right, total = f["viewer_counts_right"]
+        rows.append(("quiet streams with the exact count", f"{right} of {total}", "all",
+                     ok(right == total)))
+    width = max(len(r[0]) for r in rows)
+    print(f"\n{f['database']}; server: {f['worker_class']} workers x {f['workers']}")
+    for name, value, target, verdict in rows:
+        print(f"{name:<{width}}  {value}" + (f"   [{target}: {verdict}]" if target else ""))
 
 
 def run(args: argparse.Namespace) -> int:
-    with tempfile.TemporaryDirectory(prefix="squares-live-") as name:
-        tmp = Path(name)
+    print(f"open files: soft limit {raise_nofile()}")
+    with tempfile.TemporaryDirectory(prefix="squares-live-") as tmp, \
+            contextlib.ExitStack() as stack:
+        url, database = f"sqlite:///{Path(tmp) / 'squares.db'}", "SQLite (a temp file)"
         if args.postgres:
             from scripts.throwaway_postgres import throwaway_postgres
 
-            with throwaway_postgres() as url:
-                if url is None:
-                    print("PostgreSQL server binaries not found", file=sys.stderr)
-                    return 2
-                run_against(url, "PostgreSQL (throwaway cluster)", tmp, args)
-                return 0
-        sync = os.environ.get("SQUARES_SQLITE_SYNCHRONOUS", "FULL")
-        run_against(f"sqlite:///{tmp / 'squares.db'}", f"SQLite (synchronous={sync})",
-                    tmp, args)
+            url, database = stack.enter_context(throwaway_postgres()), "PostgreSQL (throwaway)"
+            if url is None:
+                print("PostgreSQL server binaries not found", file=sys.stderr)
+                return 2
+        try:
+            server = start_serve(url, Path(tmp) / "serve.log", command=args.server_command)
+        except RuntimeError as exc:
+            print(f"the server did not start: {exc}", file=sys.stderr)
+            return 1
+        streams = None
+        try:
+            shown = (args.server_command or "squares serve --port {port}").replace(
+                "{port}", str(server.port))
+            print(f"{database}: `{shown}`: {worker_class(server)}"
+                  f" x {server.workers}; {args.watchers} watchers, {args.seconds:g} s", flush=True)
+            streams = StreamProcess(server.port, spectators=args.spectators,  # forks: no
+                                    open_limit=args.open_concurrency,  # thread may run yet
+                                    open_timeout=args.open_timeout)
+            figures = {"database": database, "request_timeout_s": args.request_timeout,
+                       **measure(server, streams, args)}
+        finally:
+            if streams is not None:
+                streams.kill()
+            stop_server(server, grace=3.0 if args.quick else 15.0)
+    show(figures, args.postgres)
+    path = Path(args.json) if args.json else None if args.quick else (
+        REPO / "build" / "benchmarks" / f"live{'-postgres' if args.postgres else ''}.json")
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(figures, indent=2) + "\n")
+        print(f"\nfigures written to {path}")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--postgres", action="store_true",
-                        help="run on a throwaway local PostgreSQL cluster")
-    parser.add_argument("--watchers", type=int, default=500)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--baseline-seconds", type=float, default=5.0)
-    parser.add_argument("--quiet-games", type=int, default=50)
-    parser.add_argument("--quiet-every", type=int, default=10,
-                        help="every N-th writer move is on a quiet game")
-    parser.add_argument("--interval", type=float, default=0.1,
-                        help="seconds between the writer's moves")
-    parser.add_argument("--spectators", action="store_true",
-                        help="open every stream with ?viewers=1 (counted, told the count)")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=0,
-                        help="gthread threads per worker (default: watchers + 50, >= 300)")
-    return run(parser.parse_args(argv))
+    add = parser.add_argument
+    add("--postgres", action="store_true", help="on a throwaway local PostgreSQL cluster")
+    add("--quick", action="store_true", help="a few seconds: " + ", ".join(
+        f"{k.replace('_', '-')} {v:g}" for k, v in QUICK.items()))
+    add("--watchers", type=int, help="streams to open (5000)")
+    add("--hot-share", type=float, default=0.2, help="the hot game's share of them (0.2)")
+    add("--quiet-games", type=int, help="the games the other streams follow (200)")
+    add("--quiet-every", type=int, default=10, help="every N-th move on a quiet game (10)")
+    add("--seconds", type=float, help="of play with the streams open (20)")
+    add("--baseline-seconds", type=float, help="of play without streams (5)")
+    add("--interval", type=float, default=0.1, help="between the writer's moves (0.1 s)")
+    add("--open-concurrency", type=int, default=256, help="streams opening at once (256)")
+    add("--open-timeout", type=float, help="no answer in this: 'no_answer' (10 s)")
+    add("--drain-seconds", type=float, help="at most, for the last events (10)")
+    add("--request-timeout", type=float, help="of the writer's and probe's requests (5 s)")
+    add("--spectators", action="store_true", help="every stream with ?viewers=1")
+    add("--server-command", help="design comparisons only: this shell command instead of "
+        "`squares serve` ({port}, {database_url} filled in; run in its own process group)")
+    add("--json", help="write the figures here (default build/benchmarks/live.json, "
+                       "live-postgres.json; none with --quick)")
+    args = parser.parse_args(argv)
+    for key, value in (QUICK if args.quick else FULL).items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -538,11 +538,12 @@ def measured(server: Server, fn: Callable[..., PhaseResult], /, **kwargs: Any) -
     return result
 
 
-def drive(url: str, database: str, log: Path, args: argparse.Namespace, app: str,
+def drive(url: str, database: str, log: Path, args: argparse.Namespace, app: str | None,
           env: dict[str, str]) -> int:
-    threads = ("--threads", str(args.threads)) if args.threads > 1 else ()
+    if args.threads:
+        env = {**env, "SQUARES_THREADS": str(args.threads)}
     with running_server(url, log_path=log, workers=args.workers, app=app,
-                        extra_args=threads, env=env) as server:
+                        env=env) as server:
         play = measured(server, run_clients, port=server.port, clients=args.clients,
                         seconds=args.seconds, phase="play")
         health = measured(server, run_clients, port=server.port, clients=args.clients,
@@ -565,9 +566,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--healthz-seconds", type=float, default=None,
                         help="length of the bare /healthz phase (default: seconds / 4, 2..5)")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=1,
-                        help="gunicorn threads per worker (> 1 uses the gthread worker)")
-    parser.add_argument("--app", default="wsgi:app", help="the WSGI app gunicorn serves")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="request threads per worker (default: squares serve's)")
+    parser.add_argument("--app", default=None,
+                        help="a WSGI app for plain gunicorn instead of squares serve's "
+                             "server (default: that server)")
     parser.add_argument("--postgres", action="store_true",
                         help="run on a throwaway local PostgreSQL cluster")
     parser.add_argument("--short", action="store_true", help="CI size: 8 clients, 3 s")

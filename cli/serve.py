@@ -8,8 +8,6 @@ import sys
 
 import click
 
-from service import config
-
 from .context import AppContext, pass_app
 from .output import safe_url
 
@@ -18,20 +16,8 @@ def gunicorn_available() -> bool:
     return importlib.util.find_spec("gunicorn") is not None
 
 
-def wsgi_target() -> str:
-    """``wsgi:app`` from the repository root, else (an installed wheel, which has no
-    ``wsgi.py``) the app factory itself."""
-    if (config.REPO_ROOT / "wsgi.py").exists():
-        return "wsgi:app"
-    return "service.app:create_app()"
-
-
-def server_dir() -> str | None:
-    """Where gunicorn runs: the repository root for ``wsgi:app``; None (stay in the
-    current directory) for an installed wheel, where `config.REPO_ROOT` is
-    site-packages. Either way the workers open the file just migrated: `AppContext`
-    has made a relative SQLite path absolute against the directory `serve` started in."""
-    return str(config.REPO_ROOT) if wsgi_target() == "wsgi:app" else None
+ASGI_TARGET = "service.asgi:create_asgi_app()"
+WORKER_CLASS = "service.server.Worker"
 
 
 def gunicorn_cli_flags() -> set[str]:
@@ -41,23 +27,24 @@ def gunicorn_cli_flags() -> set[str]:
     return {flag for setting in KNOWN_SETTINGS for flag in (setting.cli or [])}
 
 
-def gunicorn_argv(host: str, port: int, workers: int, threads: int = 32) -> list[str]:
-    # gthread workers: a live stream (GET /api/games/{id}/live) holds a thread while it
-    # is open, so each worker serves up to `threads` requests and streams at once.
+def gunicorn_argv(host: str, port: int, workers: int) -> list[str]:
+    """gunicorn's master with uvicorn workers (`service.server`): requests run on each
+    worker's thread pool, open live streams wait on its event loop."""
+    from service.server import GRACEFUL_TIMEOUT_S
+
     argv = [
         sys.executable, "-m", "gunicorn",
         "--workers", str(workers),
-        "--worker-class", "gthread", "--threads", str(threads),
+        "--worker-class", WORKER_CLASS,
         "--bind", f"{host}:{port}",
+        "--graceful-timeout", str(GRACEFUL_TIMEOUT_S),
         "--access-logfile", "-",
     ]
-    if (directory := server_dir()) is not None:
-        argv += ["--chdir", directory]
     # Newer gunicorns open a control socket at one fixed path in $HOME; two servers
     # (or tests) would fight over it, and nothing here uses it.
     if "--no-control-socket" in gunicorn_cli_flags():
         argv.append("--no-control-socket")
-    return [*argv, wsgi_target()]
+    return [*argv, ASGI_TARGET]
 
 
 @click.command()
@@ -66,7 +53,7 @@ def gunicorn_argv(host: str, port: int, workers: int, threads: int = 32) -> list
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64),
               help="gunicorn worker processes.")
 @click.option("--threads", default=32, show_default=True, type=click.IntRange(1, 1000),
-              help="Threads per worker: requests and open live streams at once.")
+              help="Request threads per worker (open live streams need none).")
 @click.option("--no-gunicorn", "single", is_flag=True,
               help="Serve from this process with werkzeug instead of gunicorn.")
 @pass_app
@@ -74,28 +61,28 @@ def serve(app: AppContext, host: str, port: int, workers: int, threads: int,
           single: bool) -> None:
     """Serve the game over HTTP (migrates the database first).
 
-    Uses gunicorn when it is installed (``--no-gunicorn`` or a missing gunicorn:
-    werkzeug's single-process server).
+    gunicorn's master with uvicorn workers when gunicorn is installed
+    (``--no-gunicorn`` or a missing gunicorn: one uvicorn process).
     """
     app.migrate()
     # create_app() reads it, also in the gunicorn workers; absolute (see AppContext), so
     # the workers open the file just migrated whatever directory they run in.
     os.environ["DATABASE_URL"] = app.url
+    os.environ["SQUARES_THREADS"] = str(threads)
     if not single and gunicorn_available():
-        argv = gunicorn_argv(host, port, workers, threads)
+        argv = gunicorn_argv(host, port, workers)
         click.echo(f"serving {safe_url(app.url)} with gunicorn on http://{host}:{port}", err=True)
         sys.stdout.flush()
         sys.stderr.flush()
-        if (directory := server_dir()) is not None:
-            os.chdir(directory)
         os.execve(sys.executable, argv, os.environ)
-    _run_single(app.url, host, port)
+    _run_single(host, port)
 
 
-def _run_single(url: str, host: str, port: int) -> None:
-    from werkzeug.serving import run_simple
+def _run_single(host: str, port: int) -> None:
+    import uvicorn
 
-    from service.app import create_app
+    from service.server import uvicorn_settings
 
     click.echo(f"serving on http://{host}:{port} (single process)", err=True)
-    run_simple(host, port, create_app({"DATABASE_URL": url}), threaded=True)
+    uvicorn.run(ASGI_TARGET.removesuffix("()"), factory=True, host=host, port=port,
+                **uvicorn_settings())

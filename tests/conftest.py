@@ -138,8 +138,7 @@ def make_app(url: str) -> Flask:
 
 def close_app(app: Flask) -> None:
     """Stop the app's live-feed threads and dispose of its database engine."""
-    app.extensions["squares_feed"].stop()
-    app.extensions["squares_viewers"].stop()
+    app.extensions["squares_live"].close()
     app.extensions["squares"].store.dispose()
 
 

@@ -4,16 +4,25 @@ One SSE message per stored event: ``id`` its sequence number, ``event`` its type
 ``data`` the same JSON as ``/events``. ``Last-Event-ID`` (what a browser's
 ``EventSource`` sends when it reconnects) or ``?after=N`` resumes after that event.
 The stream ends after game over. ``?viewers=1`` makes the stream a spectator's: it
-counts in the game's viewer count (over every server, `service.viewers`) and also
-gets ``event: viewers`` messages, ``{"count": N}``, without ``id``, when that count
-changes. Refused before any stream opens: an unknown game
-(404), a bad ``Last-Event-ID``/``after`` (400), too many streams from one address
-(429) or in this process (503, with ``Retry-After``).
+counts in the game's viewer count (over every server, `service.live.viewers`) and
+also gets ``event: viewers`` messages, ``{"count": N}``, without ``id``, when that
+count changes. Refused at once, before any stream opens: an unknown game (404), a
+bad ``Last-Event-ID``/``after`` (400), too many streams from one address (429) or in
+this process (503), a server that is stopping (503); the 429 and 503 carry
+``Retry-After``.
+
+This view only checks and decides; the ASGI server holds the open stream
+(`service.live.hub`). Under a plain WSGI server (``wsgi.py``), where an open stream
+would hold a thread, the answer is the backlog (at most one page of events) and a
+``retry:`` of `POLL_RETRY_MS`: the browser's ``EventSource`` comes back with
+``Last-Event-ID`` by itself, so the feed still works, by polling.
 
 Settings (app config, defaulting to the environment): ``SQUARES_LIVE_PER_CLIENT``
-(8 open streams per address), ``SQUARES_LIVE_TOTAL`` (200 per process),
-``SQUARES_LIVE_HEARTBEAT_S`` (15), ``SQUARES_LIVE_MAX_S`` (3600: then the client
-reconnects).
+(8 open streams per address and process), ``SQUARES_LIVE_TOTAL`` (5000 per process,
+never more than its file descriptors allow), ``SQUARES_LIVE_HEARTBEAT_S`` (15),
+``SQUARES_LIVE_MAX_S`` (3600: then the client reconnects),
+``SQUARES_LIVE_WRITE_TIMEOUT_S`` (30: a client that reads nothing for that long
+while its stream has something to send is dropped).
 """
 
 from __future__ import annotations
@@ -24,39 +33,45 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request
 
-from ..live import Feed, Page, SharedReads, StreamSlots
-from ..sse import Released, sse_event, stream
-from ..viewers import Viewers
+from ..live import LiveHub, LiveSettings, Page, StreamRequest, offer, slots
+from ..live.sse import GAME_OVER, sse_event
 from . import schemas as s
 from .errors import error_response
 from .routes import _errors, _game_id, _services, blp
 from .views import event_view
 
 SETTINGS = {
-    "SQUARES_LIVE_PER_CLIENT": 8,
-    "SQUARES_LIVE_TOTAL": 200,
+    "SQUARES_LIVE_PER_CLIENT": slots.PER_CLIENT,
+    "SQUARES_LIVE_TOTAL": slots.PER_PROCESS,
     "SQUARES_LIVE_HEARTBEAT_S": 15.0,
     "SQUARES_LIVE_MAX_S": 3600.0,
+    "SQUARES_LIVE_WRITE_TIMEOUT_S": 30.0,
 }
 POSITION = re.compile(r"^\s*(\d{1,10})\s*$")
+RETRY_AFTER_S = 5
+POLL_RETRY_MS = 2000
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
 def init_app(app: Flask) -> None:
     for key, default in SETTINGS.items():
         app.config.setdefault(key, type(default)(os.environ.get(key, default)))
     services = app.extensions["squares"]
-    feed = Feed(services.store)
 
     def read(game_id: str, after: int) -> Page:
         events, version, over = services.live_page(game_id, after)
-        return [(e.seq, sse_event(e.seq, e.event.TYPE, event_view(e))) for e in events], \
-            version, over
+        messages = tuple((e.seq, sse_event(e.seq, e.event.TYPE, event_view(e)))
+                         for e in events)
+        return Page(messages, version, over)
 
-    app.extensions["squares_feed"] = feed
-    app.extensions["squares_viewers"] = Viewers(services.store, on_change=feed.nudge)
-    app.extensions["squares_reads"] = SharedReads(feed, read)
-    app.extensions["squares_streams"] = StreamSlots(app.config["SQUARES_LIVE_PER_CLIENT"],
-                                                    app.config["SQUARES_LIVE_TOTAL"])
+    settings = LiveSettings(
+        per_client=app.config["SQUARES_LIVE_PER_CLIENT"],
+        total=app.config["SQUARES_LIVE_TOTAL"],
+        heartbeat_s=app.config["SQUARES_LIVE_HEARTBEAT_S"],
+        max_s=app.config["SQUARES_LIVE_MAX_S"],
+        write_timeout_s=app.config["SQUARES_LIVE_WRITE_TIMEOUT_S"],
+    )
+    app.extensions["squares_live"] = LiveHub(services.store, read, settings)
 
 
 def _after() -> int | None:
@@ -66,6 +81,12 @@ def _after() -> int | None:
     if match is None or int(match.group(1)) > s.INT32_MAX:
         return None
     return int(match.group(1))
+
+
+def _refused(status: int, code: str, message: str) -> Any:
+    response = error_response(status, code, message)
+    response.headers["Retry-After"] = str(RETRY_AFTER_S)
+    return response
 
 
 @blp.route("/games/<game_id>/live", methods=["GET"])
@@ -83,25 +104,29 @@ def live(game_id: str) -> Any:
     if after is None:
         return error_response(400, "invalid_request",
                               "Last-Event-ID (or after) must be a non-negative integer")
-    spectator = request.args.get("viewers") == "1"
     services.get_summary(game_id)  # 404 before any stream opens
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    slots: StreamSlots = app.extensions["squares_streams"]
+    hub: LiveHub = current_app.extensions["squares_live"]
+    if hub.draining:
+        return _refused(503, "streams_full", "this server is restarting; try another")
     client = request.remote_addr or "-"
-    refused = slots.take(client)
+    refused = hub.slots.take(client)
     if refused == "client":
-        return error_response(429, "too_many_streams",
-                              f"at most {slots.per_client} open streams per client")
+        return _refused(429, "too_many_streams",
+                        f"at most {hub.slots.per_client} open streams per client")
     if refused == "total":
-        response = error_response(503, "streams_full", "this server has no stream free")
-        response.headers["Retry-After"] = "5"
-        return response
+        return _refused(503, "streams_full", "this server has no stream free")
+    wanted = StreamRequest(game_id, after, request.args.get("viewers") == "1", client)
+    if not offer(request.environ, wanted):
+        hub.slots.release(client)
+        return _backlog(hub, game_id, after)
+    # An empty iterable, so no Content-Length: the ASGI side sends the body.
+    return Response(iter(()), mimetype="text/event-stream", headers=SSE_HEADERS)
 
-    body = stream(app.extensions["squares_feed"], game_id, after,
-                  app.extensions["squares_reads"].read,
-                  heartbeat_s=app.config["SQUARES_LIVE_HEARTBEAT_S"],
-                  max_s=app.config["SQUARES_LIVE_MAX_S"],
-                  viewers=app.extensions["squares_viewers"] if spectator else None)
-    return Response(Released(body, lambda: slots.release(client)),
-                    mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+def _backlog(hub: LiveHub, game_id: str, after: int) -> Response:
+    """The events after `after` (one page) and the end: a plain WSGI server's answer."""
+    page = hub.read_page(game_id, after)
+    parts = [f"retry: {POLL_RETRY_MS}\n\n".encode(), page.body]
+    if page.over and (page.last_seq or after) >= page.version:
+        parts.append(GAME_OVER)
+    return Response(b"".join(parts), mimetype="text/event-stream", headers=SSE_HEADERS)

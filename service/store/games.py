@@ -33,6 +33,7 @@ from .schema import (
 )
 
 _T = games_table
+IN_CHUNK = 500  # ids per IN (...) list
 _SELECT = select(_T).where(_T.c.game_id == bindparam("gid"))
 _PROGRESS_FIELDS = tuple(f for f in SUMMARY_FIELDS if f not in CREATION_FIELDS)
 _ADVANCE = (
@@ -72,6 +73,15 @@ class GameRepository:
         return self._conn.execute(
             select(_T.c.version).where(_T.c.game_id == game_id)
         ).scalar()
+
+    def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The versions of those of `game_ids` that exist (one query per 500 ids)."""
+        found: dict[str, int] = {}
+        for start in range(0, len(game_ids), IN_CHUNK):
+            query = select(_T.c.game_id, _T.c.version).where(
+                _T.c.game_id.in_(game_ids[start:start + IN_CHUNK]))
+            found.update((game_id, version) for game_id, version in self._conn.execute(query))
+        return found
 
     def add(self, summary: GameSummary, *, token_hash: str, token_salt: str) -> None:
         try:

@@ -165,6 +165,12 @@ class EventStore:
         with (self._write_engine if write else self.engine).connect() as conn:
             yield conn
 
+    def libpq_dsn(self) -> str:
+        """The database's address for a plain psycopg connection (PostgreSQL: the
+        live feed's LISTEN connection, which stays outside the pool)."""
+        url = self.engine.url.set(drivername="postgresql")
+        return url.render_as_string(hide_password=False)
+
     def readiness_problem(self) -> str | None:
         """Why this store cannot serve now (the database does not answer, or its
         schema is not the newest), or None."""

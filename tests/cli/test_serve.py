@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.serve import gunicorn_argv, wsgi_target
+from cli.serve import ASGI_TARGET, WORKER_CLASS, gunicorn_argv
 from service.store.migrations import head_revisions
 from tests.cli.conftest import SQUARES, Run
 
@@ -78,7 +78,8 @@ def test_gunicorn_command_line() -> None:
     assert argv[1:3] == ["-m", "gunicorn"]
     assert argv[argv.index("--workers") + 1] == "3"
     assert argv[argv.index("--bind") + 1] == "0.0.0.0:8000"
-    assert argv[-1] == wsgi_target() == "wsgi:app"
+    assert argv[argv.index("--worker-class") + 1] == WORKER_CLASS == "service.server.Worker"
+    assert argv[-1] == ASGI_TARGET == "service.asgi:create_asgi_app()"
 
 
 def test_serve_refuses_a_bad_port(run: Run) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import threading
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from tests.conftest import make_app
 from tests.databases import copy_sqlite
+from tests.servers import asgi_server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -35,13 +34,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
-
-
-class QuietHandler(WSGIRequestHandler):
-    """No access log lines in the test output."""
-
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        pass
 
 
 @dataclass(frozen=True)
@@ -75,17 +67,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory,
         # (tests/api/test_public_surface.py checks them).
         mp.setenv("SQUARES_RATELIMIT_ENABLED", "0")
         app = make_app(url)
-        server: BaseWSGIServer = make_server(
-            "127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler
-        )
-        thread = threading.Thread(target=server.serve_forever, name="e2e-server", daemon=True)
-        thread.start()
-        try:
-            yield LiveServer(f"http://127.0.0.1:{server.server_port}", url)
-        finally:
-            server.shutdown()
-            thread.join(timeout=30)
-            server.server_close()
+        with asgi_server(app) as port:
+            yield LiveServer(f"http://127.0.0.1:{port}", url)
 
 
 @pytest.fixture(scope="session")

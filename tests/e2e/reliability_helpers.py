@@ -31,14 +31,12 @@ def database(backend: str, tmp_path: Path) -> Iterator[str]:
 
 @contextlib.contextmanager
 def gunicorn(backend: str, tmp_path: Path, workers: int = 2,
-             threads: int = 1) -> Iterator[Server]:
-    """gunicorn -w `workers` wsgi:app on a migrated fresh database; always stopped.
-
-    ``threads > 1`` runs gunicorn's gthread worker with that many threads each.
-    """
-    extra = ("--threads", str(threads)) if threads > 1 else ()
+             threads: int = 32) -> Iterator[Server]:
+    """The server as ``squares serve`` runs it, `workers` processes, on a migrated
+    fresh database; always stopped. `threads`: request threads per worker."""
+    env = {"SQUARES_THREADS": str(threads)} if threads > 1 else None
     with database(backend, tmp_path) as url, running_server(
-        url, log_path=tmp_path / "gunicorn.log", workers=workers, extra_args=extra
+        url, log_path=tmp_path / "gunicorn.log", workers=workers, env=env
     ) as server:
         yield server
 

@@ -1,7 +1,7 @@
 """Two instances, one PostgreSQL database: moves made through instance A reach a
 live stream (``GET /api/games/{id}/live``) open on instance B (issue 15, item 6).
 
-Two separate gunicorn masters (``gthread`` workers, as two machines would run them)
+Two separate servers (as ``squares serve`` runs them, as two machines would)
 share one fresh PostgreSQL database. B learns of A's commits only through
 PostgreSQL (``NOTIFY`` on commit, B's ``LISTEN`` watcher): nothing else connects them.
 Each move's events must reach B's stream in order, each once, soon after A's answer.
@@ -29,7 +29,6 @@ from tests.live.sse import SseClient
 
 pytestmark = pytest.mark.e2e
 
-GTHREAD = ("--worker-class", "gthread", "--threads", "16")
 # a stream notices a client that went within a second: a quick graceful stop
 ENV = {"SQUARES_LIVE_HEARTBEAT_S": "1"}
 MEDIAN_LIMIT_S = 0.250
@@ -40,10 +39,10 @@ MAX_LIMIT_S = 1.0
 def cluster(postgres_template: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
     """Instances A and B: two gunicorn masters on one fresh (migrated) database."""
     with fresh_postgres_database(postgres_template, prefix="squares_cluster") as url:
-        a = start_server(url, log_path=tmp_path / "a.log", workers=2, extra_args=GTHREAD,
+        a = start_server(url, log_path=tmp_path / "a.log", workers=2,
                          env=ENV)
         try:
-            b = start_server(url, log_path=tmp_path / "b.log", workers=2, extra_args=GTHREAD,
+            b = start_server(url, log_path=tmp_path / "b.log", workers=2,
                              env=ENV)
             try:
                 yield a, b

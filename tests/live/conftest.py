@@ -1,26 +1,18 @@
-"""A real threaded HTTP server (werkzeug) per test, on SQLite and PostgreSQL."""
+"""The real ASGI server per test (`tests.servers`), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from service.app import create_app
 from service.services import Services
 from tests.conftest import close_app
-
-
-class QuietHandler(WSGIRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_request(self, *args: Any) -> None:
-        pass
+from tests.servers import asgi_server
 
 
 @dataclass
@@ -35,18 +27,8 @@ class Live:
 
 
 def serve(app: Flask) -> Iterator[Live]:
-    server: BaseWSGIServer = make_server("127.0.0.1", 0, app, threaded=True,
-                                         request_handler=QuietHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Live(app, server.server_port)
-    finally:
-        app.extensions["squares_feed"].stop()
-        app.extensions["squares_viewers"].stop()
-        server.shutdown()
-        thread.join(timeout=10)
-        server.server_close()
+    with asgi_server(app) as port:
+        yield Live(app, port)
 
 
 def live_app(url: str, **config: Any) -> Flask:

@@ -44,7 +44,7 @@ class SseClient:
         comment = None
         while True:
             try:
-                raw = self.response.fp.readline()
+                raw = self.response.readline()
             except TimeoutError:
                 raise TimeoutError("no SSE message in time") from None
             if not raw:

@@ -3,16 +3,16 @@ process through the ``viewers`` table, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import threading
+import asyncio
 import time
 from datetime import timedelta
 
-from service.live import Feed
+from service.live import Feed, Viewers
 from service.store import EventStore, make_engine, utcnow
-from service.viewers import Viewers
 
 from .conftest import Live
 from .sse import Message, SseClient
+from .test_hub import run
 
 
 def _viewers_message(sse: SseClient, want: int, within: float = 8.0) -> Message:
@@ -91,24 +91,19 @@ def test_a_nudge_wakes_only_the_streams_that_wait_for_one(database_url: str) -> 
     keep waiting for a new version."""
     store = EventStore(make_engine(database_url))
     feed = Feed(store, poll_s=3600, safety_poll_s=3600)
-    woken: dict[str, bool] = {}
-    try:
+
+    async def scenario() -> tuple[bool, bool, int]:
         with feed.watch("g1"):
             seen = feed.nudges("g1")
+            spectator = asyncio.ensure_future(feed.wait("g1", 0, 2.0, nudged_after=seen))
+            events_only = asyncio.ensure_future(feed.wait("g1", 0, 2.0))
+            await asyncio.sleep(0.2)
+            # from another thread, as the viewer-count thread nudges
+            await asyncio.to_thread(feed.nudge, "g1")
+            return await spectator, await events_only, feed.nudges("g1") - seen
 
-            def wait(name: str, nudged_after: int | None) -> None:
-                woken[name] = feed.wait("g1", 0, 2.0, nudged_after=nudged_after)
-
-            threads = [threading.Thread(target=wait, args=("spectator", seen)),
-                       threading.Thread(target=wait, args=("events only", None))]
-            for thread in threads:
-                thread.start()
-            time.sleep(0.2)
-            feed.nudge("g1")
-            for thread in threads:
-                thread.join(timeout=5)
-            assert woken == {"spectator": True, "events only": False}
-            assert feed.nudges("g1") == seen + 1
+    try:
+        assert run(scenario()) == (True, False, 1)
     finally:
         feed.stop()
         store.dispose()

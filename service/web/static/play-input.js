@@ -13,6 +13,27 @@ import { syncZoomTools, tooSmall, zoom } from "./play-zoom.js";
 
 
 // -- actions -------------------------------------------------------------------------
+const TRANSIENT = new Set([0, 502, 503, 504]); // no answer, or a server restarting
+const RESEND_AFTER_MS = [500, 1000, 2000, 4000];
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/* POST a move; while the server cannot be reached or is restarting, send it again.
+   Safe because the move carries expected_version: if an earlier send did land, the
+   next one is refused as a version_conflict (marked `resent`), never a second move. */
+async function sendMove(path, body) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await api("POST", gameUrl(path), body, S.game.token);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      e.resent = attempt > 0;
+      if (!TRANSIENT.has(e.status) || attempt >= RESEND_AFTER_MS.length) throw e;
+      flash("The server did not answer: sending your move again…", "info", "resending");
+      await sleep(RESEND_AFTER_MS[attempt]);
+    }
+  }
+}
+
 export async function act(kind, x, y) {
   const st = S.state;
   if (!S.game || !st || S.busy) return;
@@ -34,12 +55,16 @@ export async function act(kind, x, y) {
   clearMessage();
   try {
     const data = kind === "line"
-      ? await api("POST", gameUrl("/lines"), { x, y, expected_version: st.version }, S.game.token)
-      : await api("POST", gameUrl("/advance"), { expected_version: st.version }, S.game.token);
+      ? await sendMove("/lines", { x, y, expected_version: st.version })
+      : await sendMove("/advance", { expected_version: st.version });
     await applyMoveResult(data.events, data.state);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
-    flash(e.message, "error", e.code);
+    if (e.resent && e.code === "version_conflict") {
+      clearMessage(); // an earlier send landed: the feed and the catch-up show it
+    } else {
+      flash(e.message, "error", e.code);
+    }
     if (e.code === "version_conflict" || e.code === "not_your_turn") catchUpSoon();
   } finally {
     S.busy = false;

@@ -1,23 +1,19 @@
 /* Squares, the play page: the game's live feed (Server-Sent Events from
-   /api/games/<id>/live). Whatever brings an event — the page's own request or the
-   feed — it is applied once, in seq order: the feed's events at or below the version
-   the page shows are dropped; newer ones are kept by seq until the page is free (no
-   request or animation running), then one GET /api/games/<id> per burst gives the
-   state they lead to, and they go through `applyMoveResult` like the computer's
-   turn. A gap (a reconnect, an event type this page does not listen to) is filled
-   from /events. The browser's EventSource resumes with Last-Event-ID by itself. */
+   /api/games/<id>/live, opened, resumed and paused with the tab by live-follow.js).
+   Whatever brings an event — the page's own request or the feed — it is applied
+   once, in seq order: the feed's events at or below the version the page shows are
+   dropped; newer ones are kept by seq until the page is free (no request or
+   animation running), then one GET /api/games/<id> per burst gives the state they
+   lead to, and they go through `applyMoveResult` like the computer's turn. A gap (a
+   reconnect, an event type this page does not listen to) is filled from /events.
+   While the feed reconnects, #live-note says so. */
 
 import { api, ApiError } from "./api.js";
+import { RECONNECTING, RETRY_MS, follow as followFeed, unfollow } from "./live-follow.js";
 import { applyMoveResult } from "./play-anim.js";
 import { flash } from "./play-panel.js";
-import { S, gameUrl } from "./play-state.js";
+import { $, S, gameUrl } from "./play-state.js";
 
-const TYPES = ["game_created", "line_placed", "stage_advanced", "piece_inserted",
-  "move_explained", "seat_claimed", "game_over", "high_scores_entered", "message"];
-const RETRY_MS = 5000; // after a refused stream (too many open, server busy)
-
-let source = null;
-let retry = null;
 const pending = new Map(); // seq -> event from the feed, not applied yet
 let due = false; // a catch-up was asked for (a conflict, a reconnect)
 let running = false;
@@ -29,59 +25,40 @@ function dropSeen() {
   for (const seq of [...pending.keys()]) if (seq <= S.state.version) pending.delete(seq);
 }
 
+/* The polite line under the board: shown only while the feed reconnects. */
+function note(status) {
+  const box = $("live-note");
+  if (!box) return;
+  box.textContent = status === "reconnecting" ? RECONNECTING : "";
+  box.dataset.status = status;
+}
+
 /* Follow the game on the page (none after game over). */
 export function follow() {
   stop();
   pending.clear();
   due = false;
-  if (!S.game || !S.state || S.state.over || typeof EventSource === "undefined") return;
+  if (!S.game || !S.state || S.state.over) return;
   const game = S.game;
-  const es = new EventSource(gameUrl(`/live?after=${S.state.version}`));
-  source = es;
-  const onMessage = (message) => {
-    if (es !== source || S.game !== game) return;
-    let ev;
-    try {
-      ev = JSON.parse(message.data);
-    } catch (e) {
-      return;
-    }
-    if (!ev || typeof ev.seq !== "number" || ev.seq <= S.state.version) return;
-    pending.set(ev.seq, ev);
-    kick();
-  };
-  for (const type of TYPES) es.addEventListener(type, onMessage);
-  es.addEventListener("error", () => {
-    if (es !== source) return;
-    const ended = S.state.over || [...pending.values()].some((ev) => ev.type === "game_over");
-    if (ended) {
-      // The server ends the stream after game over: no reconnect, just apply the rest.
-      stop();
-      catchUpSoon();
-    } else if (es.readyState === EventSource.CLOSED) {
-      // Refused (too many streams, server busy): try again later.
-      source = null;
-      clearTimeout(retry);
-      retry = setTimeout(() => {
-        if (S.game === game && S.state && !S.state.over) {
-          follow();
-          catchUpSoon();
-        }
-      }, RETRY_MS);
-    } else {
-      // The browser reconnects by itself; the stream also ends after game over.
-      catchUpSoon();
-    }
+  followFeed({
+    url: gameUrl("/live"),
+    lastSeq: () => S.state.version,
+    onEvent: (ev) => {
+      if (S.game !== game || ev.seq <= S.state.version) return;
+      pending.set(ev.seq, ev);
+      kick();
+    },
+    ended: () => S.state.over || [...pending.values()].some((ev) => ev.type === "game_over"),
+    // A dropped or refused stream, or its end after game over: read the game again.
+    onGap: () => {
+      if (S.game === game) catchUpSoon();
+    },
+    onStatus: note,
   });
 }
 
 export function stop() {
-  clearTimeout(retry);
-  retry = null;
-  if (source) {
-    source.close();
-    source = null;
-  }
+  unfollow();
 }
 
 /* Read the game again when the page is free (after a version conflict, a reconnect). */

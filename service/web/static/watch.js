@@ -1,26 +1,27 @@
 /* Squares: the spectator page (/watch/<id>). Read-only: the state comes from
    GET /api/games/{id}; the game's events arrive as Server-Sent Events from
-   /api/games/{id}/live (the browser's EventSource resumes by itself with
-   Last-Event-ID). Each event is captioned and the board is redrawn from a fresh
-   state, at most one request in flight, so the rules live on the server only. */
+   /api/games/{id}/live (opened, resumed and paused with the tab by live-follow.js;
+   #live-state says when it reconnects). Each event is captioned once and the board
+   is redrawn from a fresh state, at most one request in flight, so the rules live
+   on the server only. */
 
 import { Board } from "./board.js";
 import { describeEvent } from "./captions.js";
+import { RECONNECTING, follow as followFeed, unfollow } from "./live-follow.js";
 import { fillStatus, seatName, text } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("watch-root");
 const gameId = root.dataset.gameId;
 const base = `/api/games/${encodeURIComponent(gameId)}`;
-const EVENT_TYPES = ["game_created", "line_placed", "stage_advanced", "piece_inserted",
-  "move_explained", "seat_claimed", "game_over", "high_scores_entered", "message"];
 const FEED_MAX = 200; // captions kept on the page
+const LIVE = "Live: following the game as it is played.";
 
 let board = null;
 let state = null;
 let names = {};
-let source = null;
 let lastSeq = 0; // the newest event captioned
+let sawOver = false; // the game_over event was captioned
 let fetching = false;
 let again = false; // an event arrived while a request was in flight
 const seqs = []; // the events captioned, in order (root's data-seqs)
@@ -114,33 +115,22 @@ function caption(ev) {
   while (feed.children.length > FEED_MAX) feed.removeChild(feed.lastChild);
 }
 
-function onEvent(message) {
-  let ev;
-  try {
-    ev = JSON.parse(message.data);
-  } catch (e) {
-    return;
-  }
-  if (!ev || typeof ev.seq !== "number" || ev.seq <= lastSeq) return;
+function onEvent(ev) {
+  if (ev.seq <= lastSeq) return;
   lastSeq = ev.seq;
+  if (ev.type === "game_over") sawOver = true;
   if (ev.type === "seat_claimed") names[ev.data.seat] = ev.data.name;
   caption(ev);
   seqs.push(ev.seq);
   root.dataset.seqs = seqs.join(" ");
   if (board && state && ev.seq > state.version) board.markStep(ev);
-  setLive("Live: following the game as it is played.", "live");
   refresh();
 }
 
 /* How many watch this game (`event: viewers` of a spectator's stream): the line
    stays empty (and takes no room) until the server first says. */
-function onViewers(message) {
-  let count;
-  try {
-    count = JSON.parse(message.data).count;
-  } catch (e) {
-    return;
-  }
+function onViewers(data) {
+  const count = data && data.count;
   if (typeof count !== "number" || count < 0) return;
   const box = $("viewers");
   box.textContent = `${count} watching`;
@@ -148,33 +138,31 @@ function onViewers(message) {
 }
 
 function stop() {
-  if (source) {
-    source.close();
-    source = null;
-  }
+  unfollow();
 }
 
-function follow(after) {
-  if (typeof EventSource === "undefined") {
-    setLive("This browser cannot follow games live; reload the page to see the newest state.", "ended");
-    return;
-  }
-  source = new EventSource(`${base}/live?after=${after}&viewers=1`);
-  for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
-  source.addEventListener("viewers", onViewers);
-  source.addEventListener("open", () => setLive("Live: following the game as it is played.", "live"));
-  source.addEventListener("error", () => {
-    if (!source) return;
-    if (source.readyState === EventSource.CLOSED) {
-      // Refused (too many streams, the game was deleted): try once more later.
-      stop();
-      setLive("The live feed was lost; retrying…", "lost");
-      setTimeout(() => { if (!state || !state.over) { refresh(); follow(lastSeq); } }, 5000);
-    } else {
-      setLive("Reconnecting…", "lost");
-      refresh(); // the stream ends after game over: the state says so
-    }
+/* What the stream does, said in #live-state (once the game is over, it says so). */
+function onStatus(status) {
+  if (state && state.over) return;
+  if (status === "live") setLive(LIVE, "live");
+  else if (status === "reconnecting") setLive(RECONNECTING, "lost");
+  else if (status === "paused") setLive("Paused while this tab is hidden.", "");
+}
+
+function follow() {
+  const following = followFeed({
+    url: `${base}/live`,
+    query: "&viewers=1",
+    lastSeq: () => lastSeq,
+    onEvent,
+    extra: { viewers: onViewers },
+    ended: () => sawOver, // the stream ends after the game_over event
+    onGap: refresh, // a dropped or refused stream: the state shows what was missed
+    onStatus,
   });
+  if (!following) {
+    setLive("This browser cannot follow games live; reload the page to see the newest state.", "ended");
+  }
 }
 
 async function start() {
@@ -189,7 +177,7 @@ async function start() {
   lastSeq = state.version;
   root.dataset.opened = String(state.version);
   root.dataset.seqs = "";
-  if (!state.over) follow(state.version);
+  if (!state.over) follow();
 }
 
 start();

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 
-from .store import EventStore, utcnow
+from ..store import EventStore, utcnow
 
 log = logging.getLogger(__name__)
 

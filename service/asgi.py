@@ -1,0 +1,145 @@
+"""The ASGI entry, what ``squares serve`` runs: ``service.asgi:create_asgi_app()``.
+
+Every request goes to the Flask app (`create_app`), run on a thread pool by a2wsgi,
+so views, errors, limits and headers are those of the WSGI app. Two things happen on
+the event loop instead, because they may last long and must not hold a thread:
+
+- the request body is read here first, within `BODY_TIMEOUT_S` and up to the
+  largest body the app accepts (a client that sends half a body holds no thread;
+  what it sent goes on, and the app refuses it as it would any short body);
+- a live stream that the view accepted is handed over (`service.live.hub`) and its
+  body is written here, as a coroutine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from a2wsgi import WSGIMiddleware
+from flask import Flask
+
+from .app import create_app
+from .live.hub import HANDOFF_KEY, Handoff, LiveHub
+
+THREADS = 32  # the request thread pool of one process (`squares serve --threads`)
+BODY_TIMEOUT_S = float(os.environ.get("SQUARES_BODY_TIMEOUT_S", "10"))
+
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+class SquaresAsgi:
+    def __init__(self, flask_app: Flask, *, threads: int = THREADS) -> None:
+        self.flask_app = flask_app
+        self.wsgi = WSGIMiddleware(flask_app, workers=threads)
+        self.hub: LiveHub = flask_app.extensions["squares_live"]
+        self.max_body = int(flask_app.config["MAX_CONTENT_LENGTH"])
+
+    async def __call__(self, scope: Message, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self._http(scope, receive, send)
+        elif scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+        # no websockets: the server refuses them when the app does not accept
+
+    async def _http(self, scope: Message, receive: Receive, send: Send) -> None:
+        read = await self._read_body(receive)
+        if read is None:
+            return  # the client went before its request was whole
+        body, complete = read
+        handoff = Handoff()
+        scope = {**scope, "headers": _framed(scope["headers"], body, complete),
+                 HANDOFF_KEY: handoff}
+        try:
+            await self.wsgi(scope, _replay(body, receive), _hold_back_end(send, handoff))
+        except BaseException:
+            if handoff.request is not None:
+                self.hub.slots.release(handoff.request.client)
+            raise
+        if handoff.request is not None:
+            await self.hub.serve(handoff.request, receive, send)
+
+    async def _read_body(self, receive: Receive) -> tuple[bytes, bool] | None:
+        """The request body, up to one byte more than the app accepts (it refuses
+        that), and whether it came whole within `BODY_TIMEOUT_S`."""
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            async with asyncio.timeout(BODY_TIMEOUT_S):
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return None
+                    chunk = message.get("body", b"")
+                    chunks.append(chunk)
+                    size += len(chunk)
+                    if not message.get("more_body", False) or size > self.max_body:
+                        break
+        except TimeoutError:
+            return b"".join(chunks), False
+        return b"".join(chunks), True
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                self.hub.started()
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                self.hub.drain()
+                self.hub.close()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+def _framed(headers: list[tuple[bytes, bytes]], body: bytes,
+            complete: bool) -> list[tuple[bytes, bytes]]:
+    """The request's headers for the body read here: a ``Content-Length`` in place of
+    chunked framing (a WSGI app reads exactly that many bytes); one byte more than
+    there is when the rest never came, so that the app sees a cut-off body."""
+    framing = (b"content-length", b"transfer-encoding")
+    if not any(name in framing for name, _ in headers):
+        return headers
+    length = len(body) if complete else len(body) + 1
+    kept = [(name, value) for name, value in headers if name not in framing]
+    return [*kept, (b"content-length", str(length).encode())]
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """`receive` for the app: the body read already, then the server's own."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
+
+
+def _hold_back_end(send: Send, handoff: Handoff) -> Send:
+    """`send` for the app, except that the end of a handed-over stream's response is
+    not sent: the stream goes on (`LiveHub.serve` ends it)."""
+
+    async def forward(message: Message) -> None:
+        if (handoff.request is not None and message["type"] == "http.response.body"
+                and not message.get("more_body", False)):
+            return
+        await send(message)
+
+    return forward
+
+
+def create_asgi_app(config: dict[str, Any] | None = None, *,
+                    threads: int | None = None) -> SquaresAsgi:
+    """The app on ``DATABASE_URL`` (see `create_app`); `threads` defaults to
+    ``SQUARES_THREADS`` (set by ``squares serve --threads``), else `THREADS`."""
+    if threads is None:
+        threads = int(os.environ.get("SQUARES_THREADS", THREADS))
+    return SquaresAsgi(create_app(config), threads=threads)

@@ -1,0 +1,196 @@
+"""The live hub of one process: the feed, the shared reads, the viewer counts and the
+stream caps, and the ASGI side of a stream.
+
+A stream request is checked by the Flask view like any request (404, 400, caps,
+headers); the view then hands the open stream over (`offer`) instead of answering
+with a body, and the ASGI app (`service.asgi`) runs it here as a coroutine
+(`LiveHub.serve`). So every check, header and error lives in one place, and only the
+long-lived part leaves the thread pool.
+
+A stream ends when the game is over, after its lifetime, when the client goes (the
+server reports ``http.disconnect``), when the client stops reading for
+`write_timeout_s` (a write that cannot finish), or when the server stops
+(`drain`: every stream gets a last ``retry:`` and ends).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any
+
+from ..store import EventStore
+from .feed import Feed
+from .reads import Page, SharedReads
+from .slots import StreamSlots
+from .sse import stream
+from .viewers import Viewers
+
+log = logging.getLogger(__name__)
+
+HANDOFF_KEY = "squares.live"
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class StreamRequest:
+    """What the view decided: which game, from where, for whom."""
+
+    game_id: str
+    after: int
+    spectator: bool
+    client: str
+
+
+class Handoff:
+    """Put into the ASGI scope for the view to fill (the WSGI environ's
+    ``asgi.scope``, which a2wsgi passes on)."""
+
+    def __init__(self) -> None:
+        self.request: StreamRequest | None = None
+
+
+def offer(environ: dict[str, Any], request: StreamRequest) -> bool:
+    """Hand the stream to the ASGI server this request came through; False when it
+    did not come through one (a plain WSGI server cannot hold streams cheaply)."""
+    scope = environ.get("asgi.scope")
+    handoff = scope.get(HANDOFF_KEY) if isinstance(scope, dict) else None
+    if not isinstance(handoff, Handoff):
+        return False
+    handoff.request = request
+    return True
+
+
+@dataclass(frozen=True)
+class LiveSettings:
+    per_client: int
+    total: int
+    heartbeat_s: float
+    max_s: float
+    write_timeout_s: float
+
+
+class LiveHub:
+    def __init__(self, store: EventStore, read_page: Callable[[str, int], Page],
+                 settings: LiveSettings) -> None:
+        self.settings = settings
+        self.read_page = read_page
+        self.feed = Feed(store, ahead_of_wake=self._read_ahead)
+        self.reads = SharedReads(self.feed, read_page)
+        self.viewers = Viewers(store, on_change=self.feed.nudge)
+        self.slots = StreamSlots(settings.per_client, settings.total)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._writing: dict[asyncio.Task[Any], float] = {}  # stream -> write started
+        self._stalled: set[asyncio.Task[Any]] = set()
+        self._sweeper: asyncio.Future[None] | None = None
+
+    def _read_ahead(self, game_id: str, old: int, new: int) -> None:
+        """The watcher learnt that `game_id` went from `old` to `new`: read the page
+        the up-to-date streams will ask for, and hand it over before they wake."""
+        self.feed.call_soon(self.reads.offer, game_id, old, self.read_page(game_id, old))
+
+    @property
+    def draining(self) -> bool:
+        return self.feed.draining
+
+    def started(self, *, on_signals: bool = True) -> None:
+        """The server's event loop runs (ASGI lifespan startup): remember it, and end
+        the streams at once when the process is asked to stop (SIGTERM, SIGINT)."""
+        self._loop = asyncio.get_running_loop()
+        if on_signals and threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                _chain_signal(signum, self.drain)
+
+    def drain(self) -> None:
+        """End every stream with a last ``retry:`` and refuse new ones (any thread)."""
+        self.feed.draining = True
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self.feed.drain)
+
+    async def serve(self, request: StreamRequest, receive: Receive, send: Send) -> None:
+        """Send the stream's body (its response has started); release its slot."""
+        task = asyncio.current_task()
+        assert task is not None
+
+        def client_gone(watch: asyncio.Future[None]) -> None:
+            if not watch.cancelled():
+                task.cancel()
+
+        gone = asyncio.ensure_future(_disconnected(receive))
+        gone.add_done_callback(client_gone)
+        body = stream(self.feed, self.reads, request.game_id, request.after,
+                      heartbeat_s=self.settings.heartbeat_s, max_s=self.settings.max_s,
+                      viewers=self.viewers if request.spectator else None)
+        try:
+            async with contextlib.aclosing(body):
+                async for chunk in body:
+                    await self._write(task, send, chunk)
+            await self._write(task, send, b"", more=False)
+        except asyncio.CancelledError:
+            if task in self._stalled:
+                log.info("live stream of game %s: the client stopped reading; closed",
+                         request.game_id)
+            elif not gone.done() or gone.cancelled():
+                raise  # not the client's leaving: the server cancels us
+            task.uncancel()
+        finally:
+            self._stalled.discard(task)
+            self._writing.pop(task, None)
+            gone.remove_done_callback(client_gone)
+            gone.cancel()
+            self.slots.release(request.client)
+
+    async def _write(self, task: asyncio.Task[Any], send: Send, body: bytes, *,
+                     more: bool = True) -> None:
+        """One write; a write that takes longer than the write timeout is cut by the
+        sweeper (cheaper than a timer per write: most writes finish at once)."""
+        self._writing[task] = time.monotonic()
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.ensure_future(self._sweep())
+        await send({"type": "http.response.body", "body": body, "more_body": more})
+        del self._writing[task]
+
+    async def _sweep(self) -> None:
+        """Cancel the streams stuck in a write for longer than the write timeout."""
+        limit = self.settings.write_timeout_s
+        while self._writing:
+            await asyncio.sleep(min(1.0, limit / 3))
+            now = time.monotonic()
+            for task, since in list(self._writing.items()):
+                if now - since > limit and task not in self._stalled:
+                    self._stalled.add(task)
+                    task.cancel()
+
+    def close(self) -> None:
+        self.feed.stop()
+        self.viewers.stop()
+        self.reads.close()
+
+
+async def _disconnected(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+def _chain_signal(signum: int, first: Callable[[], None]) -> None:
+    """Run `first`, then whatever handled `signum` before (the server's own stop)."""
+    previous = signal.getsignal(signum)
+
+    def handler(sig: int, frame: FrameType | None) -> None:
+        first()
+        if callable(previous):
+            previous(sig, frame)
+        elif previous == signal.SIG_DFL:
+            signal.signal(sig, signal.SIG_DFL)
+            signal.raise_signal(sig)
+
+    signal.signal(signum, handler)

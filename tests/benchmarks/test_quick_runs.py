@@ -1,0 +1,26 @@
+"""Every benchmark that has a quick mode runs in it, so that none can rot: it must
+start, run and print its figures (speed itself is never asserted in tests)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+QUICK_RUNS = {
+    "live.py": ["delivery, answer -> client", "events missed / twice", "GET /healthz with streams",
+                "workers' RSS before -> with streams"],
+}
+
+
+@pytest.mark.parametrize("script", sorted(QUICK_RUNS))
+def test_benchmark_runs_quickly_and_prints_its_figures(script: str) -> None:
+    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / script), "--quick"],
+                          cwd=REPO, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    for figure in QUICK_RUNS[script]:
+        assert figure in done.stdout, (figure, done.stdout[-3000:])
