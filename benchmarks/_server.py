@@ -256,12 +256,17 @@ def server_command(port: int, workers: int, app: str | None,
             "--graceful-timeout", "5", *logging, *gunicorn_options(), *extra_args, app]
 
 
+# Many clients share one address here: no per-address limits unless asked for.
+PER_CLIENT_LIMITS_OFF = {"SQUARES_RATELIMIT_ENABLED": "0", "SQUARES_ACTIVE_GAMES_PER_CLIENT": "0"}
+
+
 def start_server(database_url: str, *, log_path: Path, workers: int = 2,
                  app: str | None = None, extra_args: tuple[str, ...] = (),
                  env: dict[str, str] | None = None, timeout: float = 60.0,
-                 port: int | None = None) -> Server:
+                 port: int | None = None, limits_off: bool = True) -> Server:
     """Start the server on `port` (default: a free one) on 127.0.0.1 as ``squares
     serve`` runs it (or a WSGI `app` under plain gunicorn); wait for /healthz.
+    `limits_off`: without the per-address limits (`PER_CLIENT_LIMITS_OFF`).
 
     No migrations here (see `running_server`).
     """
@@ -269,9 +274,8 @@ def start_server(database_url: str, *, log_path: Path, workers: int = 2,
     for _attempt in range(1 if port is not None else 3):
         port_now = free_port() if port is None else port
         cmd = server_command(port_now, workers, app, extra_args, log_path)
-        # Many clients share one address here: no rate limits unless `env` sets some.
-        full_env = {**os.environ, "SQUARES_RATELIMIT_ENABLED": "0", **(env or {}),
-                    "DATABASE_URL": database_url}
+        full_env = {**os.environ, **(PER_CLIENT_LIMITS_OFF if limits_off else {}),
+                    **(env or {}), "DATABASE_URL": database_url}
         full_env.pop("WEB_CONCURRENCY", None)
         with log_path.open("ab") as log:
             proc = subprocess.Popen(cmd, cwd=REPO, env=full_env, stdin=subprocess.DEVNULL,

@@ -15,7 +15,8 @@ per-address limit could refuse it. Then:
 
 1. without streams, `--baseline-seconds`: ``GET /healthz`` and ``POST …/lines`` latency
    (a probe) while a writer moves every `--interval` s;
-2. opens `--watchers` streams, `--hot-share` on one hot game, the rest over
+2. opens `--watchers` streams, `--hot-share` on one hot game (41 x 81, so that it
+   lasts the whole run), the rest (19 x 33) over
    `--quiet-games` quiet ones, all read by ONE process (`benchmarks/sse_clients.py`:
    epoll over raw sockets, 4 streams per source address 127.10.x.y, at most
    `--open-concurrency` opening at once, "no answer" after `--open-timeout` s); the
@@ -54,7 +55,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import _server  # noqa: E402
 from benchmarks._server import REPO, Server, child_pids  # noqa: E402
-from benchmarks.live_players import BoundClient, Player, create_game, play, play_one  # noqa: E402
+from benchmarks.live_players import (  # noqa: E402
+    HOT_SIZE,
+    BoundClient,
+    Player,
+    create_game,
+    play,
+    play_one,
+)
 from benchmarks.load import ConnectionFailed  # noqa: E402
 from benchmarks.sse_clients import PENDING, StreamProcess, raise_nofile, stream_figures  # noqa: E402
 
@@ -170,7 +178,8 @@ def wait_streams(streams: StreamProcess, seconds: float,
 
 def measure(server: Server, streams: StreamProcess, args: argparse.Namespace) -> dict[str, Any]:
     port, client = server.port, BoundClient(server.port, args.request_timeout)
-    hot, *quiet = [create_game(client, f"Game {i}", 100 + i) for i in range(args.quiet_games + 1)]
+    hot = create_game(client, "Game 0", 100, HOT_SIZE)
+    quiet = [create_game(client, f"Game {i}", 100 + i) for i in range(1, args.quiet_games + 1)]
     for game in [hot, *quiet]:  # a small backlog for every stream
         for _ in range(3):
             play_one(client, game)

@@ -27,15 +27,19 @@ from benchmarks.load import ApiClient, ConnectionFailed
 from benchmarks.sse_clients import CLIENT_NET, loopback
 
 HEIGHT, WIDTH = 19, 33
+# the hot game: large enough to last a whole run at a move every 100 ms, so that its
+# streams stay open (a game over would end them all and open a burst of new ones)
+HOT_SIZE = (41, 81)
 
 _addresses, _addresses_lock = itertools.count(), threading.Lock()
 
 
 class BoundClient(ApiClient):
     """`ApiClient` from its own loopback source address, a new one every `rotate`
-    requests (under every per-address limit: 30 creations, 300 moves a minute)."""
+    requests (under every per-address limit: 30 creations a minute, 20 unfinished
+    games, 300 moves a minute)."""
 
-    def __init__(self, port: int, timeout: float, rotate: int = 25) -> None:
+    def __init__(self, port: int, timeout: float, rotate: int = 15) -> None:
         super().__init__(port, timeout)
         self.rotate, self.calls, self.source = rotate, rotate, ""
 
@@ -61,9 +65,10 @@ class Game:
         return int(self.state["version"])
 
 
-def create_game(client: ApiClient, name: str, seed: int) -> Game:
-    reply = client.call("POST", "/api/games", {"player_name": name, "height": HEIGHT,
-                                               "width": WIDTH, "seed": seed})
+def create_game(client: ApiClient, name: str, seed: int,
+                size: tuple[int, int] = (HEIGHT, WIDTH)) -> Game:
+    reply = client.call("POST", "/api/games", {"player_name": name, "height": size[0],
+                                               "width": size[1], "seed": seed})
     if reply.status != 201:
         raise RuntimeError(f"creating a game: {reply.status} {reply.body[:300]!r}")
     return Game(reply.data)

@@ -246,6 +246,10 @@ class Reader:
                 s.game_over = True
             elif not line.strip():
                 s.event = b""
+        if s.chunks is not None and s.chunks.state == "done":
+            # the body ended (game over, or the server stopping); the connection may
+            # stay open for the next request (keep-alive), so this is the stream's end
+            self._finish(s, "ended")
 
     def _finish(self, s: Stream, state: str) -> None:
         if s.state in PENDING[1:]:

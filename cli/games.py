@@ -1,8 +1,7 @@
-"""``squares games``: list, show, delete, prune, export and import games."""
+"""``squares games``: list, show, delete, abandon-stale, prune, export and import games."""
 
 from __future__ import annotations
 
-import re
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -10,38 +9,14 @@ from pathlib import Path
 import click
 
 from service.domain.render import render, render_board
+from service.durations import parse_duration
 from service.services import GameSummary
 
 from .context import AppContext, pass_app
 from .output import INT32_MAX, CliFailure, echo_json, fmt_time, require_yes, table
 
-STATUSES = {"unfinished": "active", "active": "active", "finished": "finished"}
-DURATION_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
-_DURATION = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$", re.IGNORECASE)
-MAX_DURATION_DAYS = 36_500
-"""The longest duration (100 years): older than any game, and far from the limits of
-`datetime` arithmetic (year 1)."""
-
-
-def parse_duration(text: str) -> timedelta:
-    """``45m``, ``12h``, ``30d``, ``2w`` -> a timedelta (at most `MAX_DURATION_DAYS`);
-    ValueError otherwise."""
-    match = _DURATION.match(text)
-    if match is None:
-        raise ValueError(f"{text!r} is not a duration like 45m, 12h, 30d or 2w")
-    digits, unit = match.group(1), match.group(2).lower()
-    shown = text if len(text) <= 24 else f"{text[:12]}...{text[-4:]}"
-    too_long = ValueError(f"{shown!r} is too long: at most {MAX_DURATION_DAYS} days "
-                          f"({MAX_DURATION_DAYS // 365} years)")
-    if len(digits.lstrip("0")) > 12:  # ignore absurd numbers before converting them
-        raise too_long
-    try:
-        duration = timedelta(**{DURATION_UNITS[unit]: int(digits)})
-    except OverflowError:
-        raise too_long from None
-    if duration > timedelta(days=MAX_DURATION_DAYS):
-        raise too_long
-    return duration
+STATUSES = {"unfinished": "active", "active": "active", "finished": "finished",
+            "abandoned": "abandoned"}
 
 
 class DurationType(click.ParamType):
@@ -66,6 +41,8 @@ def players_text(summary: GameSummary) -> str:
 
 
 def outcome_text(summary: GameSummary) -> str:
+    if summary.status == "abandoned":
+        return f"abandoned (round {summary.round}, no result)"
     if summary.status != "finished":
         return f"active (round {summary.round}, seat {summary.turn}, stage {summary.stage})"
     if summary.winner == 0:
@@ -81,7 +58,7 @@ def games() -> None:
 
 @games.command("list")
 @click.option("--status", type=click.Choice(sorted(STATUSES)), default=None,
-              help="Only unfinished (active) or finished games.")
+              help="Only unfinished (active), finished or abandoned games.")
 @click.option("--player", metavar="NAME", default=None, help="Either seat's name.")
 @click.option("--limit", type=click.IntRange(1, 10_000), default=20, show_default=True)
 @click.option("--offset", type=click.IntRange(0, INT32_MAX), default=0, show_default=True)
@@ -150,17 +127,47 @@ def delete(app: AppContext, game_id: str, yes: bool) -> None:
     click.echo(f"deleted game {game_id}")
 
 
+@games.command("abandon-stale")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_app
+def abandon_stale(app: AppContext, as_json: bool) -> None:
+    """Abandon the games past their time now: untouched for SQUARES_ABANDON_AFTER,
+    or online games whose invitation expired unclaimed (the server does it every
+    few minutes)."""
+    with app.services() as services:
+        sweep = services.abandon_stale()
+    if as_json:
+        echo_json({"abandoned": [{"game_id": g, "reason": r} for g, r in sweep.abandoned],
+                   "skipped": sweep.skipped})
+        return
+    for game_id, reason in sweep.abandoned:
+        click.echo(f"{game_id}  {reason}")
+    count = len(sweep.abandoned)
+    click.echo(f"abandoned {count} game{'' if count == 1 else 's'}")
+
+
 @games.command()
-@click.option("--unfinished-older-than", "older_than", type=DurationType(), required=True,
-              help="Age of the last move: 45m, 12h, 30d, 2w.")
+@click.option("--abandoned-older-than", "abandoned", type=DurationType(), default=None,
+              help="Abandoned games, by the age of their abandonment: 45m, 12h, 30d, 2w.")
+@click.option("--unfinished-older-than", "unfinished", type=DurationType(), default=None,
+              help="Every unfinished game, active or abandoned, by the age of its last "
+                   "event.")
 @click.option("--yes", is_flag=True, help="Confirm the deletion.")
 @pass_app
-def prune(app: AppContext, older_than: timedelta, yes: bool) -> None:
-    """Delete unfinished games whose last move is older than a duration."""
+def prune(app: AppContext, abandoned: timedelta | None, unfinished: timedelta | None,
+          yes: bool) -> None:
+    """Delete abandoned (or all unfinished) games older than a duration."""
+    if abandoned is None and unfinished is None:
+        raise click.UsageError("Missing option '--abandoned-older-than' or "
+                               "'--unfinished-older-than'.", ctx=click.get_current_context())
     require_yes(yes)
     with app.services() as services:
-        count = services.prune_unfinished(older_than)
-    click.echo(f"pruned {count} unfinished game{'' if count == 1 else 's'}")
+        if abandoned is not None:
+            count = services.prune_abandoned(abandoned)
+            click.echo(f"pruned {count} abandoned game{'' if count == 1 else 's'}")
+        if unfinished is not None:
+            count = services.prune_unfinished(unfinished)
+            click.echo(f"pruned {count} unfinished game{'' if count == 1 else 's'}")
 
 
 @games.command()

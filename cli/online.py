@@ -158,6 +158,10 @@ class OnlineSession(Session):
         return None
 
     def poll(self) -> list[Event]:
+        if self.state.open_seat is not None:
+            # a settled read abandons the game once its invitation has expired
+            # (then the page below brings game_abandoned and the wait ends)
+            self.services.get_state(self.game_id)
         stored, version = self.services.event_page(self.game_id, after=self.state.version)
         if version <= self.state.version or not stored:
             return []

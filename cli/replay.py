@@ -11,6 +11,7 @@ import click
 
 from service.domain.events import (
     Event,
+    GameAbandoned,
     GameCreated,
     GameOver,
     HighScoresEntered,
@@ -90,6 +91,9 @@ def describe(event: Event, state: GameState) -> str:
     if isinstance(event, HighScoresEntered):
         entries = ", ".join(f"{e.name} {e.score}" for e in event.entries)
         return f"high scores entered: {entries}"
+    if isinstance(event, GameAbandoned):
+        why = "the invitation expired" if event.reason == "invite_expired" else "idle"
+        return f"game abandoned ({why}), no result"
     return event.TYPE
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 import sys
 
@@ -81,8 +82,12 @@ def serve(app: AppContext, host: str, port: int, workers: int, threads: int,
 def _run_single(host: str, port: int) -> None:
     import uvicorn
 
+    from service import access_log
     from service.server import uvicorn_settings
 
     click.echo(f"serving on http://{host}:{port} (single process)", err=True)
+    access = logging.getLogger(access_log.log.name)
+    access.addHandler(logging.StreamHandler(sys.stdout))
+    access.setLevel(logging.INFO)
     uvicorn.run(ASGI_TARGET.removesuffix("()"), factory=True, host=host, port=port,
                 **uvicorn_settings())

@@ -143,6 +143,8 @@ class Session:
                 result = self.services.advance(self.game_id, self.token)
         except RuleViolation as exc:
             click.echo(f"refused: {exc.message}")
+            if exc.code == "game_abandoned":  # past its time: the loop ends here
+                self.state = self.services.get_state(self.game_id)
             return
         self.report(result)
 

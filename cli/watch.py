@@ -30,7 +30,12 @@ MAX_INTERVAL = 3600.0
 def result_text(state: GameState) -> str:
     """``result: Ali 12 : 10 Computer, Ali wins``."""
     first, second = state.seat_info(1).name, state.seat_info(2).name
-    outcome = "a draw" if state.winner == 0 else f"{state.seat_info(state.winner or 1).name} wins"
+    if state.abandoned is not None:
+        outcome = "abandoned, no result"
+    elif state.winner == 0:
+        outcome = "a draw"
+    else:
+        outcome = f"{state.seat_info(state.winner or 1).name} wins"
     return f"result: {first} {state.scores[0]} : {state.scores[1]} {second}, {outcome}"
 
 
@@ -48,7 +53,7 @@ def show(game_id: str, state: GameState, latest: list[Event], *, clear: bool,
         click.echo(CLEAR, nl=False)
     elif not first:
         click.echo("")
-    status = "game over" if state.over else (
+    status = ("abandoned" if state.abandoned else "game over") if state.over else (
         f"round {state.round}, {state.seat_info(state.turn).name} to move, stage {state.stage}")
     click.echo(f"game {game_id} · version {state.version} · {status}")
     click.echo(render(state, color=True, axes=True))

@@ -6,10 +6,11 @@ import os
 from typing import Any
 
 from flask import Flask, jsonify
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import api, headers, limits, web
+from . import access_log, api, headers, limits, sweeper, web
 from .api.errors import error_response
-from .config import database_url, invite_ttl_seconds
+from .config import database_url, invite_ttl_seconds, trusted_proxies
 from .services import Services
 
 MAX_BODY_BYTES = 64 * 1024
@@ -24,7 +25,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False)
     app.config.setdefault("SQUARES_PUBLIC_URL", os.environ.get("SQUARES_PUBLIC_URL", ""))
+    app.config.setdefault("SQUARES_TRUSTED_PROXIES",
+                          os.environ.get("SQUARES_TRUSTED_PROXIES", "0"))
     app.config.update(config or {})
+    proxies = trusted_proxies(str(app.config["SQUARES_TRUSTED_PROXIES"]))
+    if proxies:
+        # every per-client decision (limits, stream caps, logs) and the invite links'
+        # scheme and host then come from the last `proxies` hops of X-Forwarded-*
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,  # type: ignore[method-assign]
+                                x_host=proxies, x_port=proxies)
     url = app.config.get("DATABASE_URL") or database_url()
     app.config["DATABASE_URL"] = url
     app.extensions["squares"] = Services.from_url(url)
@@ -40,7 +49,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     @app.get("/readyz")
     def readyz() -> Any:
         """Readiness: the database answers a query and its schema is at the newest
-        migration; 503 with the reason otherwise."""
+        migration; else 503 naming only the failing part (no host, port or driver
+        text: `readiness_problem` logs those)."""
         problem = app.extensions["squares"].store.readiness_problem()
         if problem is not None:
             return error_response(503, "not_ready", problem)
@@ -50,4 +60,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(web.bp)
     limits.init_app(app)
     headers.init_app(app)
+    access_log.init_app(app)
+    sweeper.init_app(app)  # abandons stale games: a daemon thread per process
     return app

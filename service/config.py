@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from datetime import timedelta
 from pathlib import Path
 
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
+
+from .durations import parse_duration
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 """The repository root in a checkout (in an installed wheel: site-packages)."""
@@ -136,3 +139,55 @@ def invite_ttl_seconds() -> int:
     if seconds < 1:
         raise ValueError("SQUARES_INVITE_TTL_SECONDS must be at least 1")
     return seconds
+
+
+def trusted_proxies(raw: str) -> int:
+    """How many proxies in front of the server to trust for the client's address,
+    scheme and host (``X-Forwarded-*``), from `raw` (``SQUARES_TRUSTED_PROXIES``;
+    empty or 0: the socket's peer is the client, no forwarded header changes that)."""
+    raw = raw.strip()
+    if not raw:
+        return 0
+    if not raw.isdigit() or int(raw) > 10:
+        raise ValueError(f"SQUARES_TRUSTED_PROXIES={raw!r} is not a number of proxies (0-10)")
+    return int(raw)
+
+
+# -- retention (see `service.domain.retention` and `service.services.retention`) -----
+
+ABANDON_AFTER_DEFAULT = "7d"
+ACTIVE_GAMES_PER_CLIENT_DEFAULT = 20
+CLIENT_SALT_DEFAULT = "squares-client-address"
+"""Only for a server without ``SQUARES_CLIENT_SALT``: set a secret of your own, or
+whoever reads the database can recover addresses from their hashes by trying all."""
+
+
+def abandon_after() -> timedelta:
+    """How long an unfinished game may go untouched before it is abandoned: env
+    ``SQUARES_ABANDON_AFTER``, a duration (``45m``, ``12h``, ``7d``, ``2w``) or a number
+    of seconds; default 7 days, at least a minute."""
+    raw = os.environ.get("SQUARES_ABANDON_AFTER", "").strip() or ABANDON_AFTER_DEFAULT
+    try:
+        duration = parse_duration(raw, seconds=True)
+    except ValueError as exc:
+        raise ValueError(f"SQUARES_ABANDON_AFTER: {exc}") from None
+    if duration < timedelta(minutes=1):
+        raise ValueError("SQUARES_ABANDON_AFTER must be at least a minute")
+    return duration
+
+
+def active_games_per_client() -> int:
+    """How many active games one client address may have created through the API:
+    env ``SQUARES_ACTIVE_GAMES_PER_CLIENT`` (default 20; 0: no cap)."""
+    raw = os.environ.get("SQUARES_ACTIVE_GAMES_PER_CLIENT", "").strip()
+    if not raw:
+        return ACTIVE_GAMES_PER_CLIENT_DEFAULT
+    if not raw.isdigit() or len(raw) > 9:
+        raise ValueError(f"SQUARES_ACTIVE_GAMES_PER_CLIENT={raw!r} is not a number of games")
+    return int(raw)
+
+
+def client_salt() -> str:
+    """The secret key of the client address hashes (``SQUARES_CLIENT_SALT``); the same
+    on every instance, or the cap counts per instance."""
+    return os.environ.get("SQUARES_CLIENT_SALT", "") or CLIENT_SALT_DEFAULT

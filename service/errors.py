@@ -86,3 +86,10 @@ class BadSetting(ServiceError):
     """A setting from the environment that cannot be used."""
 
     code = "bad_setting"
+
+
+class TooManyGames(ServiceError):
+    """A client address already has as many active games as it may create; details:
+    ``limit``. (The API answers 429.)"""
+
+    code = "too_many_games"

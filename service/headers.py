@@ -38,6 +38,10 @@ only ever what their ``Content-Type`` says.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
 from flask import Flask, Response
 
 CSP_DIRECTIVES: dict[str, str] = {
@@ -60,6 +64,19 @@ SECURITY_HEADERS: dict[str, str] = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",
 }
+
+
+def no_store(view: Callable[..., Response]) -> Callable[..., Response]:
+    """For views whose answer carries a secret (a token, an invite code): no cache,
+    the browser's or a proxy's, may keep it."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Response:
+        response = view(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    return wrapper
 
 
 def add_security_headers(response: Response) -> Response:

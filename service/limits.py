@@ -9,8 +9,16 @@ defaults to the environment:
   turns together
 - ``SQUARES_RATELIMIT_STORAGE_URI`` (default ``memory://``): where the counts live.
   In memory each server process counts on its own, so with N gunicorn workers a
-  client may get up to N times a limit; name a shared backend (e.g.
-  ``redis://host:6379``, with the ``limits[redis]`` extra installed) to count once.
+  client may get up to N times a limit; ``redis://host:6379[/db]`` (the Redis client
+  installs with the project) counts once over all workers and instances.
+- ``SQUARES_RATELIMIT_FALLBACK`` (default ``1``): while that storage does not answer,
+  each process counts in memory on its own (so up to N times a limit again) and logs
+  a warning (logger ``flask-limiter``); it tries the storage again now and then (1 to
+  32 s apart, on a limited request) and counts there again once it answers. ``0``
+  lets requests through unlimited instead. Either way a dead storage never makes a
+  request fail.
+- ``SQUARES_RATELIMIT_STORAGE_TIMEOUT`` (default ``0.5`` seconds): the longest a
+  request waits for Redis to connect or answer before that happens.
 - ``SQUARES_RATELIMIT_ENABLED=0`` turns the limits off (the load benchmark does).
 
 A refused request is a 429 in the API's error shape (``rate_limited``) with
@@ -50,6 +58,13 @@ def init_app(app: Flask) -> Limiter:
     app.config.setdefault("RATELIMIT_ENABLED",
                           os.environ.get("SQUARES_RATELIMIT_ENABLED", "1") != "0")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED",
+                          os.environ.get("SQUARES_RATELIMIT_FALLBACK", "1") != "0")
+    app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # storage down, no fallback
+    if app.config["RATELIMIT_STORAGE_URI"].startswith(("redis", "valkey")):
+        timeout = float(os.environ.get("SQUARES_RATELIMIT_STORAGE_TIMEOUT", "0.5"))
+        app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {
+            "socket_connect_timeout": timeout, "socket_timeout": timeout})
     limiter = Limiter(get_remote_address, app=app)
     app.extensions["squares_limiter"] = limiter  # the wrapped views hold it only weakly
     for endpoint, key in LIMITED_ENDPOINTS.items():

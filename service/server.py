@@ -13,7 +13,9 @@ README "Live feeds" has the figures.
 What we add to uvicorn's defaults (`UVICORN_SETTINGS`):
 
 - a request whose headers do not arrive within `HEADER_TIMEOUT_S` is answered 408
-  and closed (`HeaderTimeoutProtocol`; uvicorn itself waits for ever);
+  and closed, one whose headers pass `MAX_HEADER_BYTES` 431 (`GuardedProtocol`;
+  uvicorn itself waits for ever and takes any size), and a request that is not HTTP
+  400: each in the API's error shape with the security headers;
 - client addresses are the socket's: ``X-Forwarded-For`` is never trusted here;
 - lifespan on: the app learns that the loop runs and when the process stops, so
   that it ends its streams with a last ``retry:`` within a moment of SIGTERM;
@@ -24,15 +26,20 @@ What we add to uvicorn's defaults (`UVICORN_SETTINGS`):
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import os
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn_worker import UvicornWorker
 
+from . import access_log
+from .headers import SECURITY_HEADERS
 from .live import slots
 
 HEADER_TIMEOUT_S = float(os.environ.get("SQUARES_HEADER_TIMEOUT_S", "10"))
+MAX_HEADER_BYTES = 64 * 1024  # the request line and headers together
 STOP_GRACE_S = 3
 GRACEFUL_TIMEOUT_S = 8  # gunicorn's: a worker still alive then is killed
 # Idle connections cost no thread here. Longer than a proxy keeps an idle upstream
@@ -41,29 +48,68 @@ KEEP_ALIVE_S = 75
 CONNECTION_HEADROOM = 1024  # connections beyond the stream cap: requests, keep-alive
 
 
-class HeaderTimeoutProtocol(HttpToolsProtocol):
-    """uvicorn's HTTP/1.1 protocol, with a limit on how long a request's headers may
-    take, from the connection's start or from a new request's first byte."""
+def raw_error(status: int, reason: str, code: str, message: str) -> bytes:
+    """A whole HTTP answer in the API's error shape with the security headers, for
+    what the server refuses before the app sees a request (the connection closes)."""
+    body = json.dumps({"error": {"code": code, "message": message, "details": {}}}).encode()
+    head = [f"HTTP/1.1 {status} {reason}", "content-type: application/json",
+            f"content-length: {len(body)}", "connection: close",
+            *(f"{name.lower()}: {value}" for name, value in SECURITY_HEADERS.items())]
+    return "\r\n".join(head).encode() + b"\r\n\r\n" + body
+
+
+class GuardedProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP/1.1 protocol, with limits on a request's headers: how long they
+    may take (from the connection's start, or from a new request's first byte) and
+    how large they may be; and with the API's error shape (and the security headers)
+    on the answers the server gives by itself."""
 
     header_timeout_s = HEADER_TIMEOUT_S
+    max_header_bytes = MAX_HEADER_BYTES
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self._squares_transport = transport
         self._squares_timer: asyncio.TimerHandle | None = None
+        self._squares_head_bytes = 0
+        self._squares_oversized = False
         super().connection_made(transport)
         self._arm_header_timer()
 
+    # the parser's callbacks (httptools): an exception raised in one ends the parse
+    # with an HttpParserError, which uvicorn answers with `send_400_response`
     def on_message_begin(self) -> None:
         super().on_message_begin()
+        self._squares_head_bytes = 0
         self._arm_header_timer()
+
+    def on_url(self, url: bytes) -> None:
+        self._count_head(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count_head(len(name) + len(value) + 4)
+        super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
         self._cancel_header_timer()
         super().on_headers_complete()
 
+    def _count_head(self, size: int) -> None:
+        self._squares_head_bytes += size
+        if self._squares_head_bytes > self.max_header_bytes:
+            self._squares_oversized = True
+            raise ValueError("request headers too large")
+
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_header_timer()
         super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        if self._squares_oversized:
+            self._refuse(431, "Request Header Fields Too Large", "headers_too_large",
+                         f"the request's headers exceed {self.max_header_bytes} bytes")
+        else:
+            self._refuse(400, "Bad Request", "bad_request", "the request is not valid HTTP")
 
     def _arm_header_timer(self) -> None:
         self._cancel_header_timer()
@@ -77,10 +123,14 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
 
     def _headers_too_slow(self) -> None:
         self._squares_timer = None
+        self._refuse(408, "Request Timeout", "request_timeout",
+                     f"the request's headers did not arrive within {self.header_timeout_s:g} s")
+
+    def _refuse(self, status: int, reason: str, code: str, message: str) -> None:
+        self._cancel_header_timer()
         transport = self._squares_transport
         if not transport.is_closing():
-            transport.write(b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\n"
-                            b"connection: close\r\n\r\n")
+            transport.write(raw_error(status, reason, code, message))
             transport.close()
 
 
@@ -88,10 +138,11 @@ def uvicorn_settings() -> dict[str, Any]:
     """uvicorn's settings for one worker (also ``squares serve --no-gunicorn``)."""
     streams = int(os.environ.get("SQUARES_LIVE_TOTAL", slots.PER_PROCESS))
     return {
-        "http": HeaderTimeoutProtocol,
+        "http": GuardedProtocol,
         "loop": "auto",
         "lifespan": "on",
         "proxy_headers": False,
+        "access_log": False,  # the app writes it, with its client address
         "timeout_graceful_shutdown": STOP_GRACE_S,
         "timeout_keep_alive": KEEP_ALIVE_S,
         "limit_concurrency": streams + CONNECTION_HEADROOM,
@@ -102,3 +153,10 @@ class Worker(UvicornWorker):
     """``gunicorn -k service.server.Worker``."""
 
     CONFIG_KWARGS = uvicorn_settings()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        access = logging.getLogger(access_log.log.name)  # to gunicorn's access log
+        access.handlers = self.log.access_log.handlers
+        access.setLevel(self.log.access_log.level)
+        access.propagate = False

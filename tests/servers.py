@@ -23,7 +23,7 @@ def asgi_server(app: Flask, host: str = "127.0.0.1") -> Iterator[int]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, 0))
-    config = uvicorn.Config(SquaresAsgi(app), log_level="warning", access_log=False,
+    config = uvicorn.Config(SquaresAsgi(app), log_level="warning",
                             **uvicorn_settings())
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},

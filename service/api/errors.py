@@ -2,21 +2,42 @@
 
 Domain and service errors keep their stable codes; HTTP-level failures (bad JSON,
 schema errors, unknown routes, oversized bodies) get codes of their own here.
+
+A database that cannot be reached or used (`database_outage`: a refused or lost
+connection, the pool's checkout timeout, PostgreSQL shutting down or out of disk,
+SQLite's full disk, I/O error or unopenable file) answers 503 ``unavailable`` with
+``Retry-After``; the error and its traceback go to the log, never into the answer.
+Every other unexpected error is a bug: a logged 500 ``internal_error``.
 """
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 from typing import Any
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, g, jsonify, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
+from sqlalchemy import exc as sa_exc
+from werkzeug.exceptions import (
+    HTTPException,
+    InternalServerError,
+    MethodNotAllowed,
+    ServiceUnavailable,
+)
 
 from ..domain.commands import RuleViolation
 from ..errors import ServiceError
 
+try:
+    import psycopg
+except ImportError:  # pragma: no cover - SQLite-only installs
+    psycopg = None  # type: ignore[assignment]
+
 log = logging.getLogger(__name__)
+
+RETRY_AFTER_S = 2  # a constant: clients back off a little, then try again
+UNAVAILABLE_MESSAGE = "the database is not available; try again shortly"
 
 SERVICE_STATUS = {
     "game_not_found": 404,
@@ -31,6 +52,7 @@ SERVICE_STATUS = {
     "invite_claimed": 409,
     "invite_expired": 410,
     "invalid_stream": 400,
+    "too_many_games": 429,
 }
 
 # Rule violations no game state could make valid: 422. The rest depend on the
@@ -104,7 +126,91 @@ def _on_http_exception(error: HTTPException) -> Response | HTTPException:
     return response
 
 
+# SQLite result codes (the primary code, the low byte of an extended one) that mean
+# the file cannot be used now: busy/locked past the busy timeout, out of memory,
+# read-only, an I/O error, a full disk, a file that cannot be opened.
+SQLITE_OUTAGE_CODES = frozenset({5, 6, 7, 8, 10, 13, 14, 15})
+SQLITE_OUTAGE_TEXTS = ("database or disk is full", "disk i/o error", "unable to open",
+                       "database is locked", "readonly database")
+# PostgreSQL SQLSTATE classes: 08 connection exception, 28 the login is refused,
+# 53 insufficient resources (disk full, out of memory, too many connections),
+# 57 operator intervention (shutting down, starting up, query cancelled), 58 system
+# error (I/O). Others (syntax, constraint, limits of a statement) are bugs.
+PG_OUTAGE_CLASSES = frozenset({"08", "28", "53", "57", "58"})
+_CHAIN_DEPTH = 8
+
+
+def database_outage(error: BaseException) -> bool:
+    """Whether `error` (or what it was raised from) says that the database cannot be
+    reached or used right now, as opposed to a bug in a statement."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    for _ in range(_CHAIN_DEPTH):
+        if current is None or id(current) in seen:
+            return False
+        seen.add(id(current))
+        if _is_outage(current):
+            return True
+        # SQLAlchemy's error wraps the driver's (``orig``); others may be raised from one
+        orig = current.orig if isinstance(current, sa_exc.DBAPIError) else None
+        current = orig if isinstance(orig, BaseException) else current.__cause__
+    return False
+
+
+def _is_outage(error: BaseException) -> bool:
+    if isinstance(error, (sa_exc.DisconnectionError, sa_exc.TimeoutError)):
+        return True  # a dead connection SQLAlchemy gave up on; the pool's checkout timeout
+    if isinstance(error, sa_exc.DBAPIError):
+        if error.connection_invalidated:
+            return True  # SQLAlchemy recognised a disconnect
+        # raised while connecting (no statement yet): the database is not there
+        return error.statement is None and isinstance(
+            error, (sa_exc.OperationalError, sa_exc.InterfaceError))
+    return _driver_outage(error)
+
+
+def _driver_outage(error: BaseException) -> bool:
+    if isinstance(error, sqlite3.Error):
+        code = getattr(error, "sqlite_errorcode", None)
+        if isinstance(code, int):
+            return code & 0xFF in SQLITE_OUTAGE_CODES
+        text = str(error).lower()
+        return any(t in text for t in SQLITE_OUTAGE_TEXTS)
+    if psycopg is not None and isinstance(error, psycopg.Error):
+        if isinstance(error, psycopg.InterfaceError):
+            return True  # the connection is closed or lost
+        sqlstate = error.sqlstate
+        if sqlstate is None:  # no answer from a server: refused, reset, timed out
+            return isinstance(error, psycopg.OperationalError)
+        return sqlstate[:2] in PG_OUTAGE_CLASSES
+    return False
+
+
+def _on_outage(error: Exception) -> Response | HTTPException:
+    log.error("the database is not available on %s %s", request.method, request.path,
+              exc_info=error)
+    g.squares_retry_after = RETRY_AFTER_S  # see _keep_retry_after
+    if not _wants_json():
+        return ServiceUnavailable(UNAVAILABLE_MESSAGE, retry_after=RETRY_AFTER_S)
+    response = error_response(503, "unavailable", UNAVAILABLE_MESSAGE)
+    response.headers["Retry-After"] = str(RETRY_AFTER_S)
+    return response
+
+
+def _keep_retry_after(response: Response) -> Response:
+    """Flask-Limiter's ``after_request`` sets ``Retry-After`` on every answer of a
+    limited endpoint to when the client's window resets (up to a minute), also on a
+    503; registered before it (`register`), this one runs after it and puts back the
+    outage's own."""
+    seconds = g.pop("squares_retry_after", None)
+    if seconds is not None:
+        response.headers["Retry-After"] = str(seconds)
+    return response
+
+
 def _on_unexpected(error: Exception) -> Response | HTTPException:
+    if database_outage(error):
+        return _on_outage(error)
     log.exception("unhandled error on %s %s", request.method, request.path, exc_info=error)
     if not _wants_json():
         return InternalServerError(original_exception=error)
@@ -117,3 +223,4 @@ def register(app: Flask) -> None:
     app.register_error_handler(RuleViolation, _on_rule_violation)
     app.register_error_handler(HTTPException, _on_http_exception)
     app.register_error_handler(Exception, _on_unexpected)
+    app.after_request(_keep_retry_after)  # before limits.init_app: it runs after its hook

@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Response, jsonify
 
+from ..headers import no_store
 from . import schemas as s
 from .routes import _errors, _game_id, _services, blp
 from .views import event_view, state_view
@@ -17,6 +18,7 @@ from .views import event_view, state_view
 @blp.arguments(s.ClaimSchema())
 @blp.response(201, s.ClaimedSchema)
 @_errors(400, 403, 404, 409, 410, 422)
+@no_store
 def claim(body: dict[str, Any], game_id: str) -> Response:
     """Take an online game's invited seat with the invitation's one-time code; the
     answer holds that seat's own token (only here). A wrong code is a 403

@@ -18,6 +18,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from ..domain.render import render
 from ..errors import GameNotFound
+from ..headers import no_store
 from ..services import MoveResult, Services
 from . import schemas as s
 from .views import (
@@ -103,6 +104,7 @@ ERRORS = {
     409: "version_conflict or a rule the game's state forbids now",
     410: "invite_expired",
     422: "a value no game accepts (out_of_field, not_a_line_slot, invalid_name, ...)",
+    429: "rate_limited, or too_many_games: this address has its most active games",
 }
 
 
@@ -145,11 +147,14 @@ def _move_response(result: MoveResult) -> Response:
 @blp.route("/games", methods=["POST"])
 @blp.arguments(s.NewGameSchema())
 @blp.response(201, s.CreatedSchema)
-@_errors(400, 422)
+@_errors(400, 422, 429)
+@no_store
 def create_game(body: dict[str, Any]) -> Response:
     """Start a game; the answer holds the game's secret token (only here), and for
-    ``mode: online`` the invite link to send to a friend."""
-    created = _services().create_game(**body)
+    ``mode: online`` the invite link to send to a friend. One client address may
+    have at most ``SQUARES_ACTIVE_GAMES_PER_CLIENT`` active games (429
+    ``too_many_games``)."""
+    created = _services().create_game(**body, client_address=request.remote_addr)
     invite = created.invite
     response = jsonify(game_id=created.game_id, token=created.token,
                        state=state_view(created.game_id, created.state),
@@ -177,7 +182,9 @@ def _invite_url(game_id: str, code: str) -> str:
 @blp.response(200, s.GameListSchema)
 @_errors(400)
 def list_games(query: dict[str, Any]) -> Response:
-    """Games, newest first; filter by status (active|finished) or a player's name."""
+    """Games, newest first; filter by status (active|finished|abandoned) or a player's
+    name. ``active`` leaves out the games past their time, even before the sweep
+    wrote their abandonment."""
     games, total = _services().list_games(**query)
     return jsonify(games=[summary_view(g) for g in games], total=total,
                    limit=query["limit"], offset=query["offset"])

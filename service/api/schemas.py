@@ -74,7 +74,8 @@ class LineSchema(VersionSchema):
 
 
 class ListGamesQuerySchema(Schema):
-    status = fields.String(load_default=None, validate=validate.OneOf(("active", "finished")))
+    status = fields.String(load_default=None,
+                           validate=validate.OneOf(("active", "finished", "abandoned")))
     player = fields.String(load_default=None,
                            validate=[validate.Length(1, 64), NO_CONTROL_CHARACTERS])
     limit = _query_int(load_default=20, validate=validate.Range(1, 100))
@@ -178,8 +179,13 @@ class StateSchema(Schema):
     round = _int(required=True)
     turn = _int(required=True)
     stage = _int(required=True)
-    over = fields.Boolean(required=True)
-    winner = _int(required=True, allow_none=True, metadata={"description": "0: a draw"})
+    over = fields.Boolean(required=True, metadata={
+        "description": "the game has ended: a full board, or abandoned"})
+    winner = _int(required=True, allow_none=True,
+                  metadata={"description": "0: a draw; null while playing or abandoned"})
+    abandoned = fields.String(required=True, allow_none=True, metadata={
+        "description": "why the game was abandoned (idle, invite_expired), else null",
+        "enum": ["idle", "invite_expired", None]})
     scores = fields.List(_int(), required=True)
     squares = fields.List(_int(), required=True)
     penalties = fields.List(_int(), required=True)

@@ -84,6 +84,7 @@ def state_view(game_id: str, state: GameState) -> dict[str, Any]:
         "stage": state.stage,
         "over": state.over,
         "winner": state.winner,
+        "abandoned": state.abandoned,
         "scores": list(state.scores),
         "squares": list(state.squares),
         "penalties": list(state.penalties),

@@ -70,4 +70,12 @@ class ClaimSeat:
     name: str
 
 
-Command = PlaceLine | Advance | Explain | ClaimSeat
+@dataclass(frozen=True)
+class Abandon:
+    """End an unfinished game without a result, for `reason` (``idle`` or
+    ``invite_expired``); when a game is due is `retention.abandon_reason`'s rule."""
+
+    reason: str
+
+
+Command = PlaceLine | Advance | Explain | ClaimSeat | Abandon

@@ -143,6 +143,17 @@ class GameOver(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class GameAbandoned(Event):
+    """An unfinished game that ends without a result (`retention`): nobody touched it
+    for the retention time (``idle``), or nobody claimed an online game's invitation
+    before it expired (``invite_expired``). No move follows and no score enters the
+    table. When it happened is the event's recorded time (events carry no clock)."""
+
+    TYPE: ClassVar[str] = "game_abandoned"
+    reason: str  # "idle" | "invite_expired"
+
+
+@dataclass(frozen=True, slots=True)
 class HighScoreEntry:
     seat: int
     name: str
@@ -173,6 +184,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         SeatClaimed,
         GameOver,
         HighScoresEntered,
+        GameAbandoned,
     )
 }
 

@@ -98,7 +98,11 @@ def render_status(state: GameState) -> str:
         for piece in state.last_pieces:
             status = "skipped" if piece.skipped else f"placed after {piece.tries} tries"
             lines.append(f"Random Piece : {piece.size} lines ({status})")
-    if state.over:
+    if state.abandoned is not None:
+        why = "an expired invitation" if state.abandoned == "invite_expired" else "idle"
+        lines.append(f"Abandoned ({why}): {first.name} {state.scores[0]}, "
+                     f"{second.name} {state.scores[1]} - no result")
+    elif state.over:
         outcome = "draw" if state.winner == 0 else f"{state.seat_info(state.winner or 1).name} wins"
         lines.append(f"Game over: {first.name} {state.scores[0]}, {second.name} {state.scores[1]} - {outcome}")
     return "\n".join(lines)

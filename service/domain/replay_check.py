@@ -7,8 +7,25 @@ over, high score entries) must follow it unchanged. Imports and `verify` use it.
 
 from __future__ import annotations
 
-from .commands import Advance, ClaimSeat, Command, Explain, NewGame, PlaceLine, RuleViolation
-from .events import Event, GameCreated, LinePlaced, MoveExplained, SeatClaimed, StageAdvanced
+from .commands import (
+    Abandon,
+    Advance,
+    ClaimSeat,
+    Command,
+    Explain,
+    NewGame,
+    PlaceLine,
+    RuleViolation,
+)
+from .events import (
+    Event,
+    GameAbandoned,
+    GameCreated,
+    LinePlaced,
+    MoveExplained,
+    SeatClaimed,
+    StageAdvanced,
+)
 from .rules import decide
 from .start import start_game
 from .state import CorruptStream, GameState, apply_in_place, fold
@@ -99,6 +116,9 @@ def _command_behind(event: Event) -> Command | None:
         return Advance(event.seat)
     if isinstance(event, SeatClaimed):
         return ClaimSeat(event.seat, event.name)
+    if isinstance(event, GameAbandoned):
+        # the rules check the state; the clock that made it due is not in the stream
+        return Abandon(event.reason)
     if isinstance(event, MoveExplained):
         return Explain(
             event.seat,

@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import pieces
-from .commands import Advance, ClaimSeat, Command, Explain, PlaceLine, RuleViolation
+from .commands import Abandon, Advance, ClaimSeat, Command, Explain, PlaceLine, RuleViolation
 from .events import (
     OWNERLESS,
     SEAT_LETTERS,
     Event,
+    GameAbandoned,
     GameOver,
     HighScoreEntry,
     HighScoresEntered,
@@ -30,6 +31,7 @@ from .start import HUMAN_MODES, clean_name, game_rng
 from .state import EMPTY, GameState, apply_in_place
 
 PENALTY = 5
+ABANDON_REASONS = ("idle", "invite_expired")
 
 
 # -- deciding a turn (RULES T) -----------------------------------------------
@@ -47,10 +49,25 @@ class _Batch:
         apply_in_place(self.state, event)
 
 
-def decide(state: GameState, command: Command) -> list[Event]:
-    """The events `command` causes in `state`, or `RuleViolation`."""
+def abandoned_violation(reason: str) -> RuleViolation:
+    return RuleViolation("game_abandoned",
+                         "this game was abandoned: nobody can move in it any more",
+                         reason=reason)
+
+
+def check_playable(state: GameState) -> None:
+    """Raise unless the game goes on: ``game_abandoned`` or ``game_over``."""
+    if state.abandoned is not None:
+        raise abandoned_violation(state.abandoned)
     if state.over:
         raise RuleViolation("game_over", "the game is over")
+
+
+def decide(state: GameState, command: Command) -> list[Event]:
+    """The events `command` causes in `state`, or `RuleViolation`."""
+    check_playable(state)
+    if isinstance(command, Abandon):
+        return _abandon(state, command)
     if isinstance(command, ClaimSeat):
         return _claim_seat(state, command)
     if state.open_seat is not None:
@@ -72,6 +89,16 @@ def decide(state: GameState, command: Command) -> list[Event]:
     else:  # pragma: no cover - the type union is closed
         raise RuleViolation("unknown_command", f"unknown command {command!r}")
     return batch.events
+
+
+def _abandon(state: GameState, command: Abandon) -> list[Event]:
+    """Retention: an unfinished game ends without a result (whether it is due is
+    `retention.abandon_reason`'s rule, on the clock the stream does not carry)."""
+    if command.reason not in ABANDON_REASONS:
+        raise RuleViolation("invalid_reason", f"no abandonment reason {command.reason!r}")
+    if command.reason == "invite_expired" and state.open_seat is None:
+        raise RuleViolation("not_waiting", "this game waits for no invited friend")
+    return [GameAbandoned(command.reason)]
 
 
 def _claim_seat(state: GameState, command: ClaimSeat) -> list[Event]:

@@ -22,6 +22,7 @@ from .events import (
     OWNERLESS,
     SEAT_LETTERS,
     Event,
+    GameAbandoned,
     GameCreated,
     GameOver,
     HighScoresEntered,
@@ -88,9 +89,12 @@ class GameState:
     last_turn: TurnRecord | None = None
     last_pieces: list[PieceInserted] = field(default_factory=list)
     explanations: dict[int, MoveExplained] = field(default_factory=dict)
+    # The game has ended: a full board (game_over, `winner` set) or abandoned
+    # (game_abandoned: `abandoned` is its reason, `winner` stays None).
     over: bool = False
     winner: int | None = None
     high_scores_entered: bool = False
+    abandoned: str | None = None
 
     # -- reading the board -------------------------------------------------
     @property
@@ -149,6 +153,7 @@ class GameState:
             over=self.over,
             winner=self.winner,
             high_scores_entered=self.high_scores_entered,
+            abandoned=self.abandoned,
         )
 
 
@@ -298,9 +303,16 @@ def _on_game_over(state: GameState, e: GameOver) -> None:
 
 
 def _on_high_scores_entered(state: GameState, e: HighScoresEntered) -> None:
-    if not state.over or state.high_scores_entered:
+    if not state.over or state.high_scores_entered or state.abandoned is not None:
         raise CorruptStream("high scores are entered once, after game_over")
     state.high_scores_entered = True
+
+
+def _on_game_abandoned(state: GameState, e: GameAbandoned) -> None:
+    if e.reason == "invite_expired" and state.open_seat is None:
+        raise CorruptStream("invite_expired in a game that waits for nobody")
+    state.over = True
+    state.abandoned = e.reason
 
 
 _HANDLERS = {
@@ -311,6 +323,7 @@ _HANDLERS = {
     SeatClaimed: _on_seat_claimed,
     GameOver: _on_game_over,
     HighScoresEntered: _on_high_scores_entered,
+    GameAbandoned: _on_game_abandoned,
 }
 
 

@@ -1,7 +1,8 @@
 """The use cases: the one way into the game service for the API, the CLI and the pages.
 
 Split by who needs them: `play` (the game page and the API's moves), `queries`
-(reading games, replays, listings), `admin` (the CLI's data management). Each runs
+(reading games, replays, listings), `admin` (the CLI's data management),
+`retention` (abandoning and pruning the games nobody finishes). Each runs
 in units of work of the `store`; none touches a table or a connection, and none
 computes squares or scores itself.
 """
@@ -23,6 +24,7 @@ from ..errors import (
     StepOutOfRange,
     TokenInvalid,
     TokenMissing,
+    TooManyGames,
     VersionConflict,
 )
 from ..store import EventStore, GameSummary, HighScore, StoredEvent
@@ -30,10 +32,11 @@ from .admin import AdminService
 from .play import PlayService
 from .queries import QueryService
 from .results import ClaimedSeat, CreatedGame, Invite, MoveResult, Problem, Waiting
+from .retention import RetentionService, Sweep
 from .streams import parse_stream
 
 
-class Services(PlayService, QueryService, AdminService):
+class Services(PlayService, QueryService, AdminService, RetentionService):
     """Every use case on one store (`Services.from_url(url)` or `Services(store)`)."""
 
     store: EventStore
@@ -61,8 +64,10 @@ __all__ = [
     "Services",
     "StepOutOfRange",
     "StoredEvent",
+    "Sweep",
     "TokenInvalid",
     "TokenMissing",
+    "TooManyGames",
     "VersionConflict",
     "Waiting",
     "parse_stream",

@@ -12,7 +12,7 @@ from ..domain.events import Event, EventFormatError
 from ..domain.start import clean_name
 from ..domain.state import CorruptStream, fold
 from ..errors import GameExists, GameNotFound
-from ..store import HighScore, UnitOfWork, utcnow
+from ..store import HighScore, UnitOfWork
 from ..store.games import summary_of
 from .base import ServiceBase, computer_owes_a_turn
 from .results import Problem, Waiting
@@ -49,13 +49,14 @@ class AdminService(ServiceBase):
             uow.delete_game(game_id)
 
     def prune_unfinished(self, older_than: timedelta) -> int:
-        """Delete active games whose last event is older than `older_than`."""
+        """Delete unfinished games (active or abandoned) whose last event is older
+        than `older_than`."""
         try:
-            cutoff = utcnow() - older_than
+            cutoff = self.clock() - older_than
         except OverflowError:  # older than the calendar: no game is
             return 0
         with self.store.unit_of_work() as uow:
-            ids = uow.games.idle_since(cutoff)
+            ids = uow.games.last_moved_before(("active", "abandoned"), cutoff)
             for game_id in ids:
                 uow.delete_game(game_id)
         return len(ids)

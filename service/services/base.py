@@ -1,18 +1,26 @@
-"""What every use case shares: the store, loading a game, the token check, and
-playing the computer's turn (also to finish one a crash left undone)."""
+"""What every use case shares: the store, loading a game, the token check, the
+settings, playing the computer's turn (also to finish one a crash left undone) and
+abandoning a game past its time (`domain.retention`) when it is next read or played."""
 
 from __future__ import annotations
 
-from typing import Self
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Self, TypeVar
 
 from .. import config, security
 from ..domain import ai
+from ..domain.commands import Abandon
 from ..domain.players import play_turn
+from ..domain.retention import abandon_reason
+from ..domain.rules import decide
 from ..domain.state import GameState, apply_all
 from ..errors import BadSetting, TokenInvalid, TokenMissing, VersionConflict
-from ..store import EventStore, StoredGame, make_engine
+from ..store import EventStore, StoredGame, make_engine, utcnow
 from .hints import HintCache
 from .results import MoveResult
+
+_T = TypeVar("_T")
 
 
 def is_computer_turn(state: GameState) -> bool:
@@ -30,6 +38,25 @@ class ServiceBase:
         self.store = store
         self._hints = HintCache()
         self._invite_ttl_seconds: int | None = None
+        self.clock: Callable[[], datetime] = utcnow  # "now" for retention (tests set it)
+        self.abandon_after_setting: timedelta | None = None
+        self.active_games_per_client_setting: int | None = None
+
+    @property
+    def abandon_after(self) -> timedelta:
+        """How long an unfinished game may go untouched (``SQUARES_ABANDON_AFTER``,
+        read when needed) unless `abandon_after_setting` is set."""
+        if self.abandon_after_setting is not None:
+            return self.abandon_after_setting
+        return _setting(config.abandon_after)
+
+    @property
+    def active_games_per_client(self) -> int:
+        """The cap on one address's active games (``SQUARES_ACTIVE_GAMES_PER_CLIENT``;
+        0: none) unless `active_games_per_client_setting` is set."""
+        if self.active_games_per_client_setting is not None:
+            return self.active_games_per_client_setting
+        return _setting(config.active_games_per_client)
 
     @property
     def invite_ttl_seconds(self) -> int:
@@ -56,12 +83,50 @@ class ServiceBase:
             return uow.state(game_id, at)
 
     def _load_settled(self, game_id: str) -> tuple[StoredGame, GameState]:
-        """The game now, after playing a computer turn that a crash left owed."""
-        game, state = self._load(game_id)
+        """The game now, after abandoning it if it is past its time and playing a
+        computer turn that a crash left owed."""
+        game, state = self._settle_abandonment(*self._load(game_id))
         if computer_owes_a_turn(state):
             self._computer_turn(game_id, state)  # None: another writer played it
             game, state = self._load(game_id)
         return game, state
+
+    def _due(self, game: StoredGame, state: GameState, now: datetime | None = None
+             ) -> str | None:
+        """Why the game is abandoned at `now` (default: the clock), or None
+        (`domain.retention.abandon_reason`, with the invitation of an open seat)."""
+        if state.over:
+            return None
+        expires_at = None
+        if state.open_seat is not None:
+            with self.store.unit_of_work(write=False) as uow:
+                invitation = uow.invitations.get(game.summary.game_id)
+            if invitation is not None and invitation.claimed_at is None:
+                expires_at = invitation.expires_at
+        return abandon_reason(state, last_event_at=game.summary.updated_at,
+                              now=now or self.clock(), abandon_after=self.abandon_after,
+                              invite_expires_at=expires_at)
+
+    def _abandon(self, game_id: str, state: GameState, reason: str) -> MoveResult | None:
+        """Append ``game_abandoned`` at `state`'s version; None if another writer was
+        first (a move, or another process abandoning it: the version check lets one
+        of them write)."""
+        events = decide(state, Abandon(reason))
+        after = apply_all(state, events)
+        try:
+            stored = self.store.append(game_id, state.version, events, after)
+        except VersionConflict:
+            return None
+        return MoveResult(game_id, stored, after.copy())
+
+    def _settle_abandonment(self, game: StoredGame, state: GameState
+                            ) -> tuple[StoredGame, GameState]:
+        """The game after abandoning it if it is past its time (else as given)."""
+        reason = self._due(game, state)
+        if reason is None:
+            return game, state
+        self._abandon(game.summary.game_id, state, reason)
+        return self._load(game.summary.game_id)
 
     def _computer_turn(self, game_id: str, state: GameState) -> MoveResult | None:
         """Append the computer's turn from `state`; None if another writer was first
@@ -93,3 +158,10 @@ class ServiceBase:
                                                invitation.token_hash)):
                 return (2,)
         raise TokenInvalid("wrong token for this game")
+
+
+def _setting(read: Callable[[], _T]) -> _T:
+    try:
+        return read()
+    except ValueError as exc:
+        raise BadSetting(str(exc)) from None

@@ -7,6 +7,10 @@ code, marks the invitation claimed (a compare-and-set, so a second claim finds i
 taken), stores a hash of the new seat's own token and appends ``seat_claimed``
 with the friend's name; neither secret enters the event stream. From then on each
 seat's token moves only that seat (`ServiceBase._token_seats`).
+
+An invitation not claimed in time abandons its game at once (`domain.retention`):
+the claim answers `InviteExpired` and writes nothing; the next read of the game, or
+the sweep, appends ``game_abandoned``.
 """
 
 from __future__ import annotations
@@ -15,10 +19,11 @@ from datetime import timedelta
 
 from .. import security
 from ..domain.commands import ClaimSeat
-from ..domain.rules import decide
+from ..domain.retention import abandon_reason
+from ..domain.rules import abandoned_violation, decide
 from ..domain.state import apply_all
 from ..errors import InviteClaimed, InviteExpired, InviteInvalid, NotOnline
-from ..store import UnitOfWork, utcnow
+from ..store import UnitOfWork
 from .base import ServiceBase
 from .results import ClaimedSeat, Invite
 
@@ -28,7 +33,7 @@ class OnlineService(ServiceBase):
         """Store a fresh claim code for `game_id`'s open seat; the code itself is
         returned once, here."""
         code, salt, code_hash = security.new_token_hash()
-        expires_at = utcnow() + timedelta(seconds=self.invite_ttl_seconds)
+        expires_at = self.clock() + timedelta(seconds=self.invite_ttl_seconds)
         uow.invitations.add(game_id, code_hash=code_hash, code_salt=salt,
                             expires_at=expires_at)
         return Invite(code, expires_at)
@@ -38,7 +43,8 @@ class OnlineService(ServiceBase):
 
         `InviteInvalid` for a wrong code, `InviteClaimed` once it was used,
         `InviteExpired` after its time, `NotOnline` for a game without invitation,
-        a `RuleViolation` for a bad name; nothing is written then."""
+        a `RuleViolation` for a bad name or an abandoned game (``game_abandoned``);
+        nothing is written then."""
         with self.store.unit_of_work() as uow:
             game, state = uow.state(game_id)
             invitation = uow.invitations.get(game_id)
@@ -49,10 +55,14 @@ class OnlineService(ServiceBase):
                 raise InviteInvalid("wrong invitation code for this game")
             if invitation.claimed_at is not None or state.open_seat is None:
                 raise InviteClaimed("this invitation has been used already")
-            now = utcnow()
+            now = self.clock()
             if invitation.expires_at <= now:
                 raise InviteExpired("this invitation has expired",
                                     expired_at=invitation.expires_at.isoformat())
+            idle = abandon_reason(state, last_event_at=game.summary.updated_at,
+                                  now=now, abandon_after=self.abandon_after)
+            if idle is not None:  # due, not yet written: as if the sweep had run
+                raise abandoned_violation(idle)
             seat = state.open_seat
             events = decide(state, ClaimSeat(seat, name))
             after = apply_all(state, events)

@@ -8,7 +8,14 @@ In `vs_computer` games the computer's whole turn is played right after the human
 turn ends (an advance from stage 3) and appended in its own transaction; both sets
 of events come back in the one `MoveResult`. If the process dies between the two
 writes, the next command or read of the game plays the computer's turn
-(`ServiceBase._load_settled`).
+(`ServiceBase._load_settled`). Likewise a game past its time (`domain.retention`) is
+abandoned by the next command or read, and the command is then refused
+(``game_abandoned``).
+
+A game created for a client address (the API's) stores a keyed hash of it
+(`security.client_key`); past `active_games_per_client` active games of that
+address, creating another is refused (`TooManyGames`). Callers without an address
+(the CLI, simulations) have no cap.
 """
 
 from __future__ import annotations
@@ -18,14 +25,14 @@ import secrets
 import uuid
 from collections.abc import Callable
 
-from .. import security
+from .. import config, security
 from ..domain import ai
 from ..domain.commands import Advance, Command, NewGame, PlaceLine, RuleViolation
-from ..domain.rules import decide
+from ..domain.rules import check_playable, decide
 from ..domain.start import start_game
 from ..domain.state import apply_all, fold
-from ..errors import NotComputerTurn, VersionConflict
-from ..store import StoredEvent
+from ..errors import NotComputerTurn, TooManyGames, VersionConflict
+from ..store import StoredEvent, UnitOfWork
 from .base import computer_owes_a_turn, is_computer_turn
 from .hints import HintCache
 from .online import OnlineService
@@ -50,7 +57,10 @@ class PlayService(OnlineService):
     def create_game(self, *, player_name: str, difficulty: str = "moderate",
                     mode: str = "vs_computer", seed: int | None = None,
                     height: int = 19, width: int = 33, second_name: str | None = None,
-                    second_level: str | None = None) -> CreatedGame:
+                    second_level: str | None = None,
+                    client_address: str | None = None) -> CreatedGame:
+        """A new game; `client_address`: who asks (the API), for the cap on active
+        games per address (`TooManyGames`); None (the CLI) has no cap."""
         if seed is None:
             seed = secrets.randbelow(2**31)
         events = start_game(NewGame(
@@ -61,12 +71,30 @@ class PlayService(OnlineService):
         token, salt, token_hash = security.new_token_hash()
         game_id = uuid.uuid4().hex
         invite = None
+        creator = (None if client_address is None
+                   else security.client_key(client_address, config.client_salt()))
         with self.store.unit_of_work() as uow:
+            if creator is not None:
+                self._check_cap(uow, creator)
             stored = uow.add_game(game_id, events, state, token_hash=token_hash,
-                                  token_salt=salt)
+                                  token_salt=salt, creator=creator)
             if state.open_seat is not None:
                 invite = self._invite(uow, game_id)
         return CreatedGame(game_id, token, stored, state.copy(), invite)
+
+    def _check_cap(self, uow: UnitOfWork, creator: str) -> None:
+        """`TooManyGames` when the address hashed to `creator` has its cap of live
+        games (active and not due to be abandoned). Soft on PostgreSQL: creations
+        from one address at the same instant may each see the count below it."""
+        cap = self.active_games_per_client
+        if cap == 0:
+            return
+        now = self.clock()
+        held = uow.games.live_of_creator(creator, now, now - self.abandon_after)
+        if held >= cap:
+            raise TooManyGames(
+                f"this address has {held} active games, the most it may have; finish "
+                "one, or wait until one is abandoned", limit=cap)
 
     def place_line(self, game_id: str, token: str | None, x: int, y: int,
                    expected_version: int | None = None) -> MoveResult:
@@ -84,6 +112,7 @@ class PlayService(OnlineService):
             game, state = self._load(game_id)
             seats = self._token_seats(game, token)
             _check_expected(game_id, state.version, expected_version)
+            game, state = self._settle_abandonment(game, state)  # then refused below
             if computer_owes_a_turn(state):
                 played = self._computer_turn(game_id, state)
                 owed += played.events if played is not None else []
@@ -124,6 +153,9 @@ class PlayService(OnlineService):
             game, state = self._load(game_id)
             if token is not TRUSTED:
                 self._token_seats(game, token)
+            game, state = self._settle_abandonment(game, state)
+            if state.abandoned is not None:
+                check_playable(state)  # game_abandoned
             if not is_computer_turn(state):
                 raise NotComputerTurn(
                     "the game is over" if state.over else "a human is to move",
@@ -145,8 +177,7 @@ class PlayService(OnlineService):
     def hint(self, game_id: str) -> Command:
         """The AI's move for the seat to move; computed once per (game, version)."""
         _, state = self._load_settled(game_id)
-        if state.over:
-            raise RuleViolation("game_over", "the game is over")
+        check_playable(state)
         return self._hints.get_or_compute((game_id, state.version),
                                           lambda: ai.hint(state))
 

@@ -38,10 +38,13 @@ class QueryService(ServiceBase):
                    limit: int = 20, offset: int = 0,
                    by_last_move: bool = False) -> tuple[list[GameSummary], int]:
         """Newest first (or the latest move first), and the total that match.
-        `player` matches either seat's name."""
+        `player` matches either seat's name. ``status="active"`` leaves out the
+        games past their time (`domain.retention`) even before they are abandoned."""
+        now = self.clock()
+        live_at = (now, now - self.abandon_after) if status == "active" else None
         with self.store.unit_of_work(write=False) as uow:
             return uow.queries.games(status=status, player=player, limit=limit, offset=offset,
-                                     by_last_move=by_last_move)
+                                     by_last_move=by_last_move, live_at=live_at)
 
     def events_of(self, game_id: str, after: int = 0,
                   limit: int | None = None) -> list[StoredEvent]:
@@ -58,11 +61,12 @@ class QueryService(ServiceBase):
     def live_page(self, game_id: str, after: int,
                   limit: int = 500) -> tuple[list[StoredEvent], int, bool]:
         """The events after `after` (at most `limit`), the version they were read at
-        and whether the game is over, read together (for the live feed)."""
+        and whether the game is over (finished or abandoned), read together (for the
+        live feed)."""
         with self.store.unit_of_work(write=False) as uow:
             summary = uow.games.get(game_id).summary
             events = uow.events.load(game_id, after=after, upto=summary.version, limit=limit)
-            return events, summary.version, summary.status == "finished"
+            return events, summary.version, summary.status != "active"
 
     def high_scores(self, limit: int = 10, *, height: int | None = None,
                     width: int | None = None) -> list[HighScore]:

@@ -25,7 +25,10 @@ from sqlalchemy.engine import Connection
 from .. import config
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
-PG_CONNECT_TIMEOUT_S = 10
+# A database that does not answer costs a request at most these (then 503
+# `unavailable`): a connect, and a wait for a free pooled connection.
+PG_CONNECT_TIMEOUT_S = 3
+POOL_TIMEOUT_S = 5
 
 
 def _json_dumps(value: Any) -> str:
@@ -50,6 +53,7 @@ def make_engine(url: str | None = None) -> Engine:
         return engine
     # libpq waits for a server that accepts and never answers without limit.
     return create_engine(url, json_serializer=_json_dumps, pool_pre_ping=True,
+                         pool_timeout=POOL_TIMEOUT_S,
                          connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S})
 
 

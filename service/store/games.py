@@ -6,6 +6,12 @@ writer then waits for the lock and re-checks the condition after the first one
 commits; on SQLite the write transaction holds the database's write lock from
 ``BEGIN IMMEDIATE``. A writer that finds another version learns it at once, before
 inserting anything, and gets a `VersionConflict` naming the current version.
+
+Retention (`domain.retention` states the rule): `live` is that rule in SQL, an
+active game not yet due to be abandoned; `stale` finds the games that are due (the
+sweep's candidates), `live_of_creator` counts one address's live games (the cap),
+`last_moved_before` finds the abandoned games old enough to prune. An append
+clears ``creator`` once the game is no longer active.
 """
 
 from __future__ import annotations
@@ -15,7 +21,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    and_,
+    bindparam,
+    case,
+    delete,
+    exists,
+    func,
+    insert,
+    null,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -28,6 +46,7 @@ from .schema import (
     SUMMARY_FIELDS,
     GameSummary,
     games_table,
+    invitations_table,
     summary_from_row,
     summary_values,
 )
@@ -39,8 +58,21 @@ _PROGRESS_FIELDS = tuple(f for f in SUMMARY_FIELDS if f not in CREATION_FIELDS)
 _ADVANCE = (
     update(_T)
     .where(_T.c.game_id == bindparam("gid"), _T.c.version == bindparam("expected"))
-    .values({name: bindparam(f"new_{name}") for name in _PROGRESS_FIELDS})
+    .values({**{name: bindparam(f"new_{name}") for name in _PROGRESS_FIELDS},
+             # the creator's address hash is kept only while the game is active
+             "creator": case((bindparam("new_status") == "active", _T.c.creator),
+                             else_=null())})
 )
+_INVITES = invitations_table
+
+
+def live(now: datetime, idle_cutoff: datetime) -> ColumnElement[bool]:
+    """Active games not due to be abandoned at `now` (`domain.retention`): a move
+    after `idle_cutoff` (now minus the retention time) and no unclaimed invitation
+    that has expired."""
+    expired = exists().where(_INVITES.c.game_id == _T.c.game_id,
+                             _INVITES.c.claimed_at.is_(None), _INVITES.c.expires_at <= now)
+    return and_(_T.c.status == "active", _T.c.updated_at > idle_cutoff, ~expired)
 
 
 @dataclass(frozen=True)
@@ -83,10 +115,12 @@ class GameRepository:
             found.update((game_id, version) for game_id, version in self._conn.execute(query))
         return found
 
-    def add(self, summary: GameSummary, *, token_hash: str, token_salt: str) -> None:
+    def add(self, summary: GameSummary, *, token_hash: str, token_salt: str,
+            creator: str | None = None) -> None:
         try:
             self._conn.execute(insert(_T), [{**_columns(summary), "token_hash": token_hash,
-                                             "token_salt": token_salt}])
+                                             "token_salt": token_salt,
+                                             "creator": creator}])
         except IntegrityError as exc:
             raise GameExists(f"a game {summary.game_id!r} exists already",
                              game_id=summary.game_id) from exc
@@ -109,6 +143,8 @@ class GameRepository:
         """Rewrite an existing row (rebuilding the read model)."""
         values = _columns(summary)
         del values["game_id"]
+        if summary.status != "active":
+            values["creator"] = None
         self._conn.execute(update(_T).where(_T.c.game_id == summary.game_id).values(values))
 
     def delete(self, game_id: str) -> None:
@@ -124,11 +160,26 @@ class GameRepository:
                                             _T.c.second_name == second_name))
         ).scalars())
 
-    def idle_since(self, cutoff: Any) -> list[str]:
-        """Ids of active games whose last event is older than `cutoff`."""
+    def last_moved_before(self, statuses: Sequence[str], cutoff: datetime) -> list[str]:
+        """Ids of games in one of `statuses` whose last event is older than `cutoff`
+        (an abandoned game's last event is its abandonment)."""
         return list(self._conn.execute(
-            select(_T.c.game_id).where(and_(_T.c.status == "active", _T.c.updated_at < cutoff))
+            select(_T.c.game_id).where(_T.c.status.in_(statuses), _T.c.updated_at < cutoff)
         ).scalars())
+
+    def stale(self, now: datetime, idle_cutoff: datetime) -> list[str]:
+        """Ids of the active games due to be abandoned at `now` (not `live`), oldest
+        move first."""
+        query = (select(_T.c.game_id)
+                 .where(_T.c.status == "active", ~live(now, idle_cutoff))
+                 .order_by(_T.c.updated_at, _T.c.game_id))
+        return list(self._conn.execute(query).scalars())
+
+    def live_of_creator(self, creator: str, now: datetime, idle_cutoff: datetime) -> int:
+        """How many `live` games the address hashed to `creator` created."""
+        query = select(func.count()).select_from(_T).where(
+            _T.c.creator == creator, live(now, idle_cutoff))
+        return int(self._conn.execute(query).scalar_one())
 
 
 def finished_at(stored: Sequence[StoredEvent]) -> datetime | None:

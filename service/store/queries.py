@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import func, or_, select
 from sqlalchemy.engine import Connection
 
+from .games import live
 from .schema import GameSummary, HighScore, games_table, high_scores_table, summary_from_row
 
 
@@ -13,13 +16,18 @@ class Queries:
         self._conn = conn
 
     def games(self, *, status: str | None = None, player: str | None = None,
-              limit: int = 20, offset: int = 0,
-              by_last_move: bool = False) -> tuple[list[GameSummary], int]:
+              limit: int = 20, offset: int = 0, by_last_move: bool = False,
+              live_at: tuple[datetime, datetime] | None = None,
+              ) -> tuple[list[GameSummary], int]:
         """Newest first (or the latest move first), and how many match. `player`
-        matches either seat's name."""
+        matches either seat's name. With `live_at` (now, now minus the retention
+        time), ``status="active"`` leaves out the games due to be abandoned
+        (`games.live`) even before anything wrote their abandonment."""
         t = games_table
         query = select(t)
-        if status is not None:
+        if status == "active" and live_at is not None:
+            query = query.where(live(*live_at))
+        elif status is not None:
             query = query.where(t.c.status == status)
         if player is not None:
             query = query.where(or_(t.c.player_name == player, t.c.second_name == player))

@@ -7,8 +7,11 @@ games read model.
   have their own columns; ``payload`` holds ``Event.to_dict()["data"]``.
 - ``games``: the read model, one row per game, rewritten in the transaction that
   appends the events it summarises and rebuildable from them. Its columns besides
-  the token are exactly the fields of `GameSummary`, and `summary_values` is the
-  only code that derives them from a state.
+  the token and the creator are exactly the fields of `GameSummary`, and
+  `summary_values` is the only code that derives them from a state. ``creator`` is
+  a keyed hash of the address that created the game through the API
+  (`security.client_key`; NULL for the CLI and for games before migration 0006),
+  kept only while the game is active, for the per-address cap on active games.
 - ``invitations``: an online game's one-time claim code and its invited seat's
   token (both hashed), deleted with the game.
 - ``viewers``: open live streams per (server process, game), for the viewer count.
@@ -94,7 +97,7 @@ events_table = Table(
 games_table = Table(
     "games", metadata,
     Column("game_id", String(64), primary_key=True),
-    Column("status", String(16), nullable=False),  # active | finished
+    Column("status", String(16), nullable=False),  # active | finished | abandoned
     Column("mode", String(32), nullable=False),
     Column("difficulty", String(32), nullable=False),
     Column("player_name", String(64), nullable=False),
@@ -116,7 +119,10 @@ games_table = Table(
     Column("width", Integer, nullable=False),
     Column("token_hash", String(128), nullable=False),
     Column("token_salt", String(64), nullable=False),
+    Column("creator", String(64), nullable=True),  # NULL once the game is not active
     Index(None, "created_at"),
+    Index(None, "status", "updated_at"),  # /live, the retention sweep, prune
+    Index(None, "creator", "status"),  # the per-address cap
 )
 
 high_scores_table = Table(
@@ -168,7 +174,7 @@ class GameSummary:
     row mapping follow from the fields)."""
 
     game_id: str
-    status: str  # "active" | "finished"
+    status: str  # "active" | "finished" | "abandoned"
     mode: str
     difficulty: str
     player_name: str
@@ -207,11 +213,12 @@ def summary_values(state: GameState, updated_at: datetime,
                    finished_at: datetime | None) -> dict[str, Any]:
     """Every `GameSummary` field but `CREATION_FIELDS`, for `state`.
 
-    `updated_at` is the time of the state's last event, `finished_at` that of its
-    game_over event (None while the game runs).
+    `updated_at` is the time of the state's last event (for an abandoned game: its
+    game_abandoned event), `finished_at` that of its game_over event (None while the
+    game runs, and for an abandoned game).
     """
     return {
-        "status": "finished" if state.over else "active",
+        "status": status_of(state),
         "mode": state.game.mode,
         "difficulty": state.game.difficulty,
         "player_name": state.seats[0].name,
@@ -231,6 +238,12 @@ def summary_values(state: GameState, updated_at: datetime,
         "height": state.height,
         "width": state.width,
     }
+
+
+def status_of(state: GameState) -> str:
+    if state.abandoned is not None:
+        return "abandoned"
+    return "finished" if state.over else "active"
 
 
 def summary_from_row(mapping: Any) -> GameSummary:

@@ -77,13 +77,15 @@ class UnitOfWork:
 
     # writing ------------------------------------------------------------------
     def add_game(self, game_id: str, events: Sequence[Event], state: GameState, *,
-                 token_hash: str, token_salt: str) -> list[StoredEvent]:
-        """Store a new game: its first events, its row and any high scores."""
+                 token_hash: str, token_salt: str,
+                 creator: str | None = None) -> list[StoredEvent]:
+        """Store a new game: its first events, its row and any high scores;
+        `creator`: the keyed hash of the address that created it (API games)."""
         if state.version != len(events):
             raise ValueError("the state must be the fold of the events")
         stored = _stamp(game_id, 0, events)
         self.games.add(summary_of(game_id, state, stored), token_hash=token_hash,
-                       token_salt=token_salt)
+                       token_salt=token_salt, creator=creator)
         self.events.insert(stored)
         self.events.announce(game_id, stored[-1].seq)
         self.high_scores.record(stored, state)
@@ -172,14 +174,27 @@ class EventStore:
         return url.render_as_string(hide_password=False)
 
     def readiness_problem(self) -> str | None:
-        """Why this store cannot serve now (the database does not answer, or its
-        schema is not the newest), or None."""
+        """Why this store cannot serve now, or None: a short public reason that names
+        only the failing part ("the database does not answer", "the database schema
+        is not the newest migration: at revision X, not Y"). The driver's error text,
+        with its host and port, goes to the log, never into the reason."""
+        import logging
+
+        log = logging.getLogger(__name__)
         try:
             with self.engine.connect() as conn:
-                return schema_problem(conn)
+                problem = schema_problem(conn)
         except SQLAlchemyError as exc:
             detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-            return f"the database does not answer: {detail[0] if detail else type(exc).__name__}"
+            log.warning("not ready: the database does not answer: %s: %s",
+                        type(exc).__name__, detail[0] if detail else "")
+            return "the database does not answer"
+        if problem is None:
+            return None
+        log.warning("not ready: %s", problem)
+        # only our own revision ids: how far behind, without anything of the server
+        return ("the database schema is not the newest migration: "
+                + problem.removeprefix("the schema is "))
 
     def current_version(self, game_id: str) -> int | None:
         with self.unit_of_work(write=False) as uow:

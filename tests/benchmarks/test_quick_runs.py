@@ -14,6 +14,7 @@ REPO = Path(__file__).resolve().parents[2]
 QUICK_RUNS = {
     "live.py": ["delivery, answer -> client", "events missed / twice", "GET /healthz with streams",
                 "workers' RSS before -> with streams"],
+    "storage.py": ["events / game", "event JSON / game", "database growth / game"],
 }
 
 

@@ -66,6 +66,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory,
         # One session-wide server that every page test shares: no rate limits here
         # (tests/api/test_public_surface.py checks them).
         mp.setenv("SQUARES_RATELIMIT_ENABLED", "0")
+        # nor a cap on the games one address has going (tests/api/test_retention.py)
+        mp.setenv("SQUARES_ACTIVE_GAMES_PER_CLIENT", "0")
         app = make_app(url)
         with asgi_server(app) as port:
             yield LiveServer(f"http://127.0.0.1:{port}", url)

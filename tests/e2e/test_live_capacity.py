@@ -203,3 +203,22 @@ def test_sigterm_ends_every_stream_with_a_retry_and_the_server_exits(server: Ser
     assert max(ends) < 2.0, max(ends)
     server.proc.wait(timeout=10)
     assert time.monotonic() - stopped_at < 10.0
+
+
+@pytest.mark.parametrize(("sent", "status", "code"), [
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 70_000 + b"\r\n\r\n", 431,
+     b"headers_too_large"),
+    (b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 431, b"headers_too_large"),
+    (b"NOT HTTP AT ALL\r\n\r\n", 400, b"bad_request"),
+])
+def test_what_the_server_refuses_itself_has_the_error_shape_and_headers(
+        server: Server, sent: bytes, status: int, code: bytes) -> None:
+    sock = socket.create_connection((HOST, server.port))
+    sock.sendall(sent)
+    answer = read_until(sock, b"}}", 10)
+    sock.close()
+    assert answer.startswith(b"HTTP/1.1 %d" % status), answer[:200]
+    head = answer.lower()
+    assert b"content-security-policy: default-src 'self'" in head
+    assert b"x-content-type-options: nosniff" in head and b"x-frame-options: deny" in head
+    assert b'{"error": {"code": "' + code + b'"' in answer

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from service.domain.rules import legal_actions
+from tests.conftest import close_app
 from tests.factories import GameFactory
 
 from .conftest import Live, live_app, serve
@@ -155,3 +156,26 @@ def test_many_watchers_of_one_game_all_see_every_event(live: Live) -> None:
     for w in watchers:
         w.close()
     assert all(s == appended for s in seen), (appended, seen)
+
+
+@pytest.fixture
+def proxied(sqlite_database_url: str) -> Iterator[Live]:
+    app = live_app(sqlite_database_url, SQUARES_TRUSTED_PROXIES="1",
+                   SQUARES_LIVE_PER_CLIENT=1)
+    yield from serve(app)
+    close_app(app)
+
+
+def test_behind_a_trusted_proxy_the_stream_cap_counts_forwarded_clients(
+        proxied: Live) -> None:
+    game = proxied.services.create_game(player_name="Ada", height=7, width=7, seed=3)
+
+    def stream_for(client: str) -> SseClient:
+        return _client(proxied, game.game_id, **{"X-Forwarded-For": client})
+
+    first, second = stream_for("203.0.113.1"), stream_for("203.0.113.2")
+    assert (first.status, second.status) == (200, 200)
+    again = stream_for("203.0.113.1")
+    assert again.status == 429 and again.body_json()["error"]["code"] == "too_many_streams"
+    for sse in (first, second):
+        sse.close()

@@ -13,7 +13,8 @@ from tests.factories import GameFactory
 
 
 def test_the_table_and_the_api_schema_follow_the_summary_definition() -> None:
-    assert set(games_table.c.keys()) == {*SUMMARY_FIELDS, "token_hash", "token_salt"}
+    assert set(games_table.c.keys()) == {*SUMMARY_FIELDS, "token_hash", "token_salt",
+                                         "creator"}
     assert tuple(SummarySchema().fields) == SUMMARY_FIELDS
 
 

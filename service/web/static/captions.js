@@ -46,6 +46,9 @@ export function describeEvent(ev, names) {
       return `${d.name} joined`;
     case "high_scores_entered":
       return `High score table: ${d.entries.map((e) => `${e.name} ${e.score}`).join(", ")}`;
+    case "game_abandoned":
+      return d.reason === "invite_expired" ? "Abandoned: the invitation expired before anyone joined"
+        : "Abandoned: nobody moved for too long";
     default:
       return ev.type;
   }

@@ -139,7 +139,7 @@ function feedback(events, st) {
   return { text: parts.join(" "), kind };
 }
 
-const QUIET = new Set(["game_over", "high_scores_entered"]); // drawn, not paced
+const QUIET = new Set(["game_over", "high_scores_entered", "game_abandoned"]); // drawn, not paced
 
 /* After events made elsewhere: the last of them in words, and whose turn it is. */
 function remoteSummary(events, n, wasMine, st) {

@@ -41,6 +41,10 @@ export async function act(kind, x, y) {
     flash("You are watching this game: this browser cannot play it.", "error", "watching");
     return;
   }
+  if (st.abandoned) {
+    flash("This game was abandoned.", "error", "game_abandoned");
+    return;
+  }
   if (st.over) {
     flash("The game is over.", "error", "game_over");
     return;

@@ -48,7 +48,8 @@ export function follow() {
       pending.set(ev.seq, ev);
       kick();
     },
-    ended: () => S.state.over || [...pending.values()].some((ev) => ev.type === "game_over"),
+    ended: () => S.state.over
+      || [...pending.values()].some((ev) => ev.type === "game_over" || ev.type === "game_abandoned"),
     // A dropped or refused stream, or its end after game over: read the game again.
     onGap: () => {
       if (S.game === game) catchUpSoon();

@@ -25,6 +25,7 @@ export function clearMessage() {
 // -- what the player is asked to do ----------------------------------------------------
 function promptFor(st) {
   const name = (seat) => seatName(st, seat);
+  if (st.abandoned) return "This game was abandoned: nobody can move in it any more. Start a new game.";
   if (st.over) return "Game over. Watch the replay, or start a new game.";
   if (online(st) && st.open_seat !== null) {
     return S.game.token ? "Send your friend the invite link: the game starts when they join."
@@ -218,7 +219,7 @@ async function showOver(st) {
   const box = $("over");
   box.hidden = false;
   const name = (seat) => seatName(st, seat);
-  const result = st.winner === 0 ? "A draw." : `${name(st.winner)} wins.`;
+  const result = st.abandoned ? "Abandoned, no result." : st.winner === 0 ? "A draw." : `${name(st.winner)} wins.`;
   $("over-result").textContent = `${name(1)} ${st.scores[0]} : ${st.scores[1]} ${name(2)} — ${result}`;
   const tbody = $("over-table").querySelector("tbody");
   let rows = [];

@@ -33,6 +33,8 @@ function shortLabel(ev) {
       return "game over";
     case "high_scores_entered":
       return "high scores";
+    case "game_abandoned":
+      return "abandoned";
     case "game_created":
       return `start: ${d.height} × ${d.width}, seed ${d.seed}`;
     case "seat_claimed":
@@ -109,7 +111,7 @@ export function buildMoves() {
       start.appendChild(link(ev));
       continue;
     }
-    if (ev.type === "game_over" || ev.type === "high_scores_entered") {
+    if (ev.type === "game_over" || ev.type === "high_scores_entered" || ev.type === "game_abandoned") {
       closeTurn();
       let end = nav.querySelector("p.moves-end");
       if (!end) {

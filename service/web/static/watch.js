@@ -73,7 +73,7 @@ function draw(st) {
   root.classList.toggle("is-over", st.over);
   if (st.over) {
     const name = (seat) => seatName(st, seat);
-    const result = st.winner === 0 ? "A draw." : `${name(st.winner)} wins.`;
+    const result = st.abandoned ? "Abandoned, no result." : st.winner === 0 ? "A draw." : `${name(st.winner)} wins.`;
     $("over-result").textContent = `${name(1)} ${st.scores[0]} : ${st.scores[1]} ${name(2)} — ${result}`;
     $("over").hidden = false;
     document.title = "Squares — watching: game over";
@@ -118,7 +118,7 @@ function caption(ev) {
 function onEvent(ev) {
   if (ev.seq <= lastSeq) return;
   lastSeq = ev.seq;
-  if (ev.type === "game_over") sawOver = true;
+  if (ev.type === "game_over" || ev.type === "game_abandoned") sawOver = true;
   if (ev.type === "seat_claimed") names[ev.data.seat] = ev.data.name;
   caption(ev);
   seqs.push(ev.seq);
@@ -156,7 +156,7 @@ function follow() {
     lastSeq: () => lastSeq,
     onEvent,
     extra: { viewers: onViewers },
-    ended: () => sawOver, // the stream ends after the game_over event
+    ended: () => sawOver, // the stream ends after the game_over (game_abandoned) event
     onGap: refresh, // a dropped or refused stream: the state shows what was missed
     onStatus,
   });

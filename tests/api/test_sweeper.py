@@ -1,0 +1,77 @@
+"""The background retention sweep (`service.sweeper`): one daemon thread per server
+process, jittered, surviving a failed sweep; off for TESTING apps and at 0."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from flask import Flask
+
+from service import sweeper
+from service.services import Services, Sweep
+from service.store import utcnow
+
+from .helpers import create_game
+
+
+def _wait_for(predicate, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_a_failed_sweep_is_logged_and_the_next_one_runs(
+        caplog: pytest.LogCaptureFixture) -> None:
+    calls: list[int] = []
+
+    def sweep() -> Sweep:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("the database is away")
+        return Sweep((), 0)
+
+    worker = sweeper.Sweeper(sweep, 0.02)
+    worker.start()
+    try:
+        assert _wait_for(lambda: worker.runs >= 3)
+    finally:
+        worker.stop()
+    assert "the retention sweep failed" in caplog.text
+    assert not any(t.name == "squares-sweeper" for t in threading.enumerate())
+
+
+def test_init_app_checks_the_settings_and_starts_only_outside_tests(
+        app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert sweeper.init_app(app) is None  # a TESTING app
+    app.testing = False
+    for bad in ("often", "-1", "inf", "nan"):
+        app.config["SQUARES_SWEEP_INTERVAL_S"] = bad
+        with pytest.raises(ValueError, match="SQUARES_SWEEP_INTERVAL_S"):
+            sweeper.init_app(app)
+    app.config["SQUARES_SWEEP_INTERVAL_S"] = "0"
+    assert sweeper.init_app(app) is None
+    monkeypatch.setenv("SQUARES_ABANDON_AFTER", "now")
+    with pytest.raises(ValueError, match="SQUARES_ABANDON_AFTER"):
+        sweeper.init_app(app)
+
+
+def test_the_server_s_sweeper_abandons_games_past_their_time(app: Flask) -> None:
+    services: Services = app.extensions["squares"]
+    client = app.test_client()
+    game_id = create_game(client)["game_id"]
+    services.clock = lambda: utcnow() + timedelta(days=8)
+    app.testing = False
+    app.config["SQUARES_SWEEP_INTERVAL_S"] = 0.05
+    worker = sweeper.init_app(app)
+    assert worker is not None and app.extensions["squares_sweeper"] is worker
+    try:
+        assert _wait_for(lambda: services.get_summary(game_id).status == "abandoned")
+    finally:
+        worker.stop()
+    assert services.verify() == []
