@@ -21,6 +21,7 @@ import contextlib
 import errno
 import json
 import multiprocessing
+import re
 import resource
 import selectors
 import socket
@@ -49,6 +50,10 @@ def raise_nofile() -> int:
         return hard
     except (ValueError, OSError):
         return soft
+
+
+ID_LINE = re.compile(rb"^id: ?(\d+)$", re.M)
+VIEWERS_DATA = re.compile(rb"^event: ?viewers\ndata: ?(.*)$", re.M)
 
 
 class Dechunker:
@@ -233,19 +238,22 @@ class Reader:
                 s.chunks = Dechunker()
         if s.chunks is not None:
             data = s.chunks.feed(data)
-        *lines, s.text = (s.text + data).split(b"\n")
-        for line in lines:
-            if line.startswith(b"id:"):
-                s.seqs.append(int(line[3:]))
-                s.times.append(now)
-            elif line.startswith(b"event:"):
-                s.event = line[6:].strip()
-            elif line.startswith(b"data:") and s.event == b"viewers":
-                s.viewers = json.loads(line[5:])["count"]
-            elif line.startswith(b": game over"):
+        # whole messages only (up to the last blank line), scanned by regular
+        # expressions: the client must cost the shared cores as little as it can
+        text = s.text + data
+        cut = text.rfind(b"\n\n")
+        if cut >= 0:
+            block, s.text = text[:cut + 2], text[cut + 2:]
+            ids = ID_LINE.findall(block)
+            if ids:
+                s.seqs.extend(map(int, ids))
+                s.times.extend([now] * len(ids))
+            if b"event: viewers" in block:
+                s.viewers = json.loads(VIEWERS_DATA.findall(block)[-1])["count"]
+            if b": game over" in block:
                 s.game_over = True
-            elif not line.strip():
-                s.event = b""
+        else:
+            s.text = text
         if s.chunks is not None and s.chunks.state == "done":
             # the body ended (game over, or the server stopping); the connection may
             # stay open for the next request (keep-alive), so this is the stream's end
