@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from service.domain.ai import strategy_for, worst  # noqa: E402
 from service.domain.commands import Advance, NewGame
 from service.domain.players import play_turn  # noqa: E402
-from service.domain.rules import decide, start_game  # noqa: E402
-from service.domain.start import LEVELS
+from service.domain.rules import decide  # noqa: E402
+from service.domain.start import LEVELS, start_game  # noqa: E402
 from service.domain.state import GameState, apply_all, fold  # noqa: E402
 
 

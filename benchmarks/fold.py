@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from service.domain.commands import NewGame
 from service.domain.events import Event  # noqa: E402
 from service.domain.players import Greedy, play_turn  # noqa: E402
-from service.domain.rules import start_game  # noqa: E402
+from service.domain.start import start_game  # noqa: E402
 from service.domain.state import apply_all, fold  # noqa: E402
 
 

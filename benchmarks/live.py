@@ -17,10 +17,10 @@ per-address limit could refuse it. Then:
    (a probe) while a writer moves every `--interval` s;
 2. opens `--watchers` streams, `--hot-share` on one hot game (41 x 81, so that it
    lasts the whole run), the rest (19 x 33) over
-   `--quiet-games` quiet ones, all read by ONE process (`benchmarks/sse_clients.py`:
+   `--quiet-games` quiet ones, all read by ONE process (`benchmarks/_sse_clients.py`:
    epoll over raw sockets, 4 streams per source address 127.10.x.y, at most
    `--open-concurrency` opening at once, "no answer" after `--open-timeout` s); the
-   workers' RSS before and after (the writer and the probe: `live_players.py`);
+   workers' RSS before and after (the writer and the probe: `_live_players.py`);
 3. `--seconds`: the writer moves on the hot game (every `--quiet-every`-th move on a
    quiet one; when the hot game ends its streams follow the next) while the probe runs
    again; then at most `--drain-seconds` for the last events.
@@ -54,8 +54,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import _server  # noqa: E402
-from benchmarks._server import REPO, Server, child_pids  # noqa: E402
-from benchmarks.live_players import (  # noqa: E402
+from benchmarks._live_players import (  # noqa: E402
     HOT_SIZE,
     BoundClient,
     Player,
@@ -63,8 +62,9 @@ from benchmarks.live_players import (  # noqa: E402
     play,
     play_one,
 )
+from benchmarks._server import REPO, Server, child_pids  # noqa: E402
+from benchmarks._sse_clients import PENDING, StreamProcess, raise_nofile, stream_figures  # noqa: E402
 from benchmarks.load import ConnectionFailed  # noqa: E402
-from benchmarks.sse_clients import PENDING, StreamProcess, raise_nofile, stream_figures  # noqa: E402
 
 QUICK = {"watchers": 200, "seconds": 3.0, "baseline_seconds": 1.5, "quiet_games": 10,
          "open_timeout": 5.0, "drain_seconds": 2.0, "request_timeout": 2.0}

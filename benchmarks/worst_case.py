@@ -36,7 +36,7 @@ from service import security  # noqa: E402
 from service.app import create_app  # noqa: E402
 from service.domain.ai import worst  # noqa: E402
 from service.domain.events import Seat  # noqa: E402
-from service.domain.rules import LEVELS  # noqa: E402
+from service.domain.start import LEVELS  # noqa: E402
 from service.domain.state import fold  # noqa: E402
 from service.store import migrate  # noqa: E402
 
