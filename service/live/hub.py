@@ -87,7 +87,6 @@ class LiveHub:
         self.reads = SharedReads(self.feed, read_page)
         self.viewers = Viewers(store, on_change=self.feed.nudge)
         self.slots = StreamSlots(settings.per_client, settings.total)
-        self._loop: asyncio.AbstractEventLoop | None = None
         self._writing: dict[asyncio.Task[Any], float] = {}  # stream -> write started
         self._stalled: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Future[None] | None = None
@@ -101,20 +100,17 @@ class LiveHub:
     def draining(self) -> bool:
         return self.feed.draining
 
-    def started(self, *, on_signals: bool = True) -> None:
-        """The server's event loop runs (ASGI lifespan startup): remember it, and end
-        the streams at once when the process is asked to stop (SIGTERM, SIGINT)."""
-        self._loop = asyncio.get_running_loop()
-        if on_signals and threading.current_thread() is threading.main_thread():
+    def started(self) -> None:
+        """The server runs (ASGI lifespan startup): end the streams at once when the
+        process is asked to stop (SIGTERM, SIGINT; signals reach the main thread only)."""
+        if threading.current_thread() is threading.main_thread():
             for signum in (signal.SIGTERM, signal.SIGINT):
                 _chain_signal(signum, self.drain)
 
     def drain(self) -> None:
         """End every stream with a last ``retry:`` and refuse new ones (any thread)."""
-        self.feed.draining = True
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self.feed.drain)
+        self.feed.draining = True  # new streams are refused from now on
+        self.feed.call_soon(self.feed.drain)  # and the waiting ones are woken
 
     async def serve(self, request: StreamRequest, receive: Receive, send: Send) -> None:
         """Send the stream's body (its response has started); release its slot."""

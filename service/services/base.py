@@ -11,6 +11,7 @@ from typing import Self, TypeVar
 from .. import config, security
 from ..domain import ai
 from ..domain.commands import Abandon
+from ..domain.events import Event
 from ..domain.players import play_turn
 from ..domain.retention import abandon_reason
 from ..domain.rules import decide
@@ -111,13 +112,7 @@ class ServiceBase:
         """Append ``game_abandoned`` at `state`'s version; None if another writer was
         first (a move, or another process abandoning it: the version check lets one
         of them write)."""
-        events = decide(state, Abandon(reason))
-        after = apply_all(state, events)
-        try:
-            stored = self.store.append(game_id, state.version, events, after)
-        except VersionConflict:
-            return None
-        return MoveResult(game_id, stored, after.copy())
+        return self._append_at(game_id, state, decide(state, Abandon(reason)))
 
     def _settle_abandonment(self, game: StoredGame, state: GameState
                             ) -> tuple[StoredGame, GameState]:
@@ -132,7 +127,13 @@ class ServiceBase:
         """Append the computer's turn from `state`; None if another writer was first
         (the version check makes this idempotent)."""
         level = state.seat_info(state.turn).level or state.game.difficulty
-        events = play_turn(state, ai.strategy_for(level))
+        return self._append_at(game_id, state, play_turn(state, ai.strategy_for(level)))
+
+    def _append_at(self, game_id: str, state: GameState,
+                   events: list[Event]) -> MoveResult | None:
+        """Append `events` decided at `state`, if the game is still at its version;
+        None when another writer was first (so a turn or an abandonment that two
+        requests or processes both decide is written once)."""
         after = apply_all(state, events)
         try:
             stored = self.store.append(game_id, state.version, events, after)

@@ -96,7 +96,6 @@ def test_drain_ends_every_stream_with_a_retry(app: Flask) -> None:
     bodies: list[list[bytes]] = [[] for _ in range(3)]
 
     async def scenario() -> float:
-        hub.started(on_signals=False)
         loop = asyncio.get_running_loop()
 
         def sender(i: int) -> Any:
