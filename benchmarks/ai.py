@@ -13,6 +13,7 @@ Budget (issue 16): no decision over 250 ms; expert turn on 19 x 33 median
 <= 50 ms, max <= 250 ms. Figures only; nothing here asserts a timing.
 
     .venv/bin/python benchmarks/ai.py [--positions 200] [--levels easy,hard] [--sizes 19x33]
+    .venv/bin/python benchmarks/ai.py --quick   # 5 positions, 19 x 33, one crafted seed
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import _results  # noqa: E402
 from service.domain.ai import strategy_for, worst  # noqa: E402
-from service.domain.commands import Advance, NewGame
+from service.domain.commands import Advance, NewGame  # noqa: E402
 from service.domain.players import play_turn  # noqa: E402
 from service.domain.rules import decide  # noqa: E402
 from service.domain.start import LEVELS, start_game  # noqa: E402
@@ -48,9 +50,10 @@ def positions(count: int, height: int, width: int) -> list[GameState]:
     return found
 
 
-def crafted() -> list[tuple[str, GameState]]:
+def crafted(sizes: tuple[tuple[int, int], ...] = ((19, 33), (41, 81)),
+            seeds: tuple[int, ...] = (0, 1)) -> list[tuple[str, GameState]]:
     return [(f"{kind} {h}x{w}", worst.position(kind, h, w, seed))
-            for kind in worst.KINDS for h, w in ((19, 33), (41, 81)) for seed in (0, 1)]
+            for kind in worst.KINDS for h, w in sizes for seed in seeds]
 
 
 def decisions(state: GameState, level: str) -> float:
@@ -67,7 +70,9 @@ def decisions(state: GameState, level: str) -> float:
     return max(first, time.thread_time() - t0)
 
 
-def measure(states: list[GameState], levels: list[str]) -> None:
+def measure(states: list[GameState], levels: list[str], prefix: str,
+            figures: _results.Figures) -> None:
+    """Print a row per level and add its figures (names starting with `prefix`)."""
     print(f"{'level':<9} {'turn median ms':>15} {'turn max ms':>12} {'decision max ms':>16} "
           f"{'walks/s':>9} {'dfs lines/s':>12}")
     for level in levels:
@@ -93,35 +98,58 @@ def measure(states: list[GameState], levels: list[str]) -> None:
         print(f"{level:<9} {statistics.median(times) * 1e3:>15.1f} {max(times) * 1e3:>12.1f} "
               f"{worst_decision * 1e3:>16.1f} {walks / searching:>9.0f} "
               f"{nodes / searching:>12.0f}")
+        expert = level == "expert" and prefix == "19x33"
+        figures[f"{prefix} {level} turn median"] = _results.figure(
+            statistics.median(times) * 1e3, "ms CPU", "<= 50 ms" if expert else None)
+        figures[f"{prefix} {level} turn max"] = _results.figure(
+            max(times) * 1e3, "ms CPU", "<= 250 ms" if expert else None)
+        figures[f"{prefix} {level} decision max"] = _results.figure(
+            worst_decision * 1e3, "ms CPU", "<= 250 ms")
+        if walks:
+            figures[f"{prefix} {level} walks/s"] = _results.figure(walks / searching, "walks/s")
+        if nodes:
+            figures[f"{prefix} {level} dfs lines/s"] = _results.figure(nodes / searching,
+                                                                       "lines/s")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--positions", type=int, default=None, help="per size (200)")
     parser.add_argument("--levels", default=",".join(LEVELS))
-    parser.add_argument("--sizes", default="19x33,41x81")
+    parser.add_argument("--sizes", default=None, help="(19x33,41x81)")
     parser.add_argument("--no-crafted", action="store_true")
+    parser.add_argument("--quick", action="store_true",
+                        help="seconds: 5 positions on 19 x 33, crafted ones on the same "
+                             "sizes with one seed")
+    _results.add_json_option(parser)
     args = parser.parse_args()
+    if args.positions is None:
+        args.positions = 5 if args.quick else 200
+    if args.sizes is None:
+        args.sizes = "19x33" if args.quick else "19x33,41x81"
     levels = args.levels.split(",")
+    sizes = tuple((h, w) for h, w in (map(int, s.split("x")) for s in args.sizes.split(",")))
+    figures: _results.Figures = {}
 
-    for size in args.sizes.split(","):
-        height, width = map(int, size.split("x"))
+    for height, width in sizes:
         started = time.perf_counter()
         states = positions(args.positions, height, width)
         print(f"\n{len(states)} positions on {height} x {width} (start of a computer stage 1) "
               f"in {time.perf_counter() - started:.1f} s")
-        measure(states, levels)
+        measure(states, levels, f"{height}x{width}", figures)
     if not args.no_crafted:
-        cases = crafted()
+        cases = crafted(sizes, (0,)) if args.quick else crafted()
         print(f"\ncrafted worst positions ({len(cases)}): "
               + ", ".join(dict.fromkeys(name for name, _ in cases)))
-        measure([state for _, state in cases], levels)
+        measure([state for _, state in cases], levels, "crafted", figures)
         print("slowest decision per crafted position (ms):")
         for name, state in cases:
             cells = "  ".join(f"{level} {decisions(state, level) * 1e3:6.1f}" for level in levels)
             print(f"  {name:<22} {cells}")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak memory (ru_maxrss): {peak_mb:.1f} MB")
+    figures["peak memory"] = _results.figure(peak_mb, "MB")
+    _results.save("ai", figures, args)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ keep-alive connection) and through the Flask test client (no sockets):
    requests leave it ("warm") and cleared before every request ("cold": a fold
    from the first event).
 
-Usage: ``.venv/bin/python benchmarks/api.py [--n N] [--profile]``. ``--profile``
+Usage: ``.venv/bin/python benchmarks/api.py [--n N] [--profile] [--json PATH]``;
+``--quick``: 20 requests per figure (seconds). ``--profile``
 adds a cProfile of the test-client line and replay requests (top functions by
 cumulative time). The temp files are removed afterwards.
 """
@@ -44,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server  # noqa: E402
 
+from benchmarks import _results  # noqa: E402
 from service.app import create_app  # noqa: E402
 from service.services import Services  # noqa: E402
 from service.store import migrate  # noqa: E402
@@ -222,7 +224,7 @@ def row(label: str, values: list[float]) -> str:
 
 
 def run_transport(name: str, send: Send, services: Services, game_id: str, version: int,
-                  n: int) -> dict[str, float]:
+                  n: int) -> _results.Figures:
     health = bench_healthz(send, n * 3)
     lines, player = bench_lines(send, n)
     warm = bench_replay(send, services, game_id, version, n, cold=False, seed=1)
@@ -239,8 +241,16 @@ def run_transport(name: str, send: Send, services: Services, game_id: str, versi
           f"(target < {TARGET_REPLAY_MS:.0f} ms: "
           f"{'met' if max(median(warm), median(cold)) < TARGET_REPLAY_MS else 'MISSED'})")
     print(f"  fresh games used for the lines: {player.games}")
-    return {"healthz": median(health), "lines": median(lines), "replay": median(warm),
-            "replay_cold": median(cold), "ratio": ratio}
+    figure = _results.figure
+    return {"GET /healthz median": figure(median(health), "ms"),
+            "GET /healthz p95": figure(p95(health), "ms"),
+            "POST lines median": figure(median(lines), "ms"),
+            "POST lines p95": figure(p95(lines), "ms"),
+            "GET replay/k warm median": figure(median(warm), "ms",
+                                               f"< {TARGET_REPLAY_MS:.0f} ms"),
+            "GET replay/k cold median": figure(median(cold), "ms",
+                                               f"< {TARGET_REPLAY_MS:.0f} ms"),
+            "lines / healthz ratio": figure(ratio, "x", f"<= {TARGET_RATIO:.0f}x")}
 
 
 def profile(app: Any, services: Services, game_id: str, version: int, n: int) -> None:
@@ -263,9 +273,14 @@ def profile(app: Any, services: Services, game_id: str, version: int, n: int) ->
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=200, help="requests per figure")
+    parser.add_argument("--n", type=int, default=None, help="requests per figure (200)")
     parser.add_argument("--profile", action="store_true", help="also print cProfile tables")
+    parser.add_argument("--quick", action="store_true", help="seconds: 20 requests per figure")
+    _results.add_json_option(parser)
     args = parser.parse_args()
+    if args.n is None:
+        args.n = 20 if args.quick else 200
+    figures: _results.Figures = {}
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="squares-bench-api-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'bench.db'}"
@@ -279,17 +294,22 @@ def main() -> None:
         with serving(app) as port:
             http_client = HttpClient(port)
             try:
-                run_transport(f"HTTP (werkzeug threaded server, 127.0.0.1:{port}, keep-alive)",
-                              http_client.send, services, game_id, version, args.n)
+                measured = run_transport(
+                    f"HTTP (werkzeug threaded server, 127.0.0.1:{port}, keep-alive)",
+                    http_client.send, services, game_id, version, args.n)
+                figures |= {f"HTTP {k}": v for k, v in measured.items()}
             finally:
                 http_client.close()
         print()
-        run_transport("Flask test client (no sockets)", TestClient(app).send, services,
-                      game_id, version, args.n)
+        measured = run_transport("Flask test client (no sockets)", TestClient(app).send,
+                                 services, game_id, version, args.n)
+        figures |= {f"test client {k}": v for k, v in measured.items()}
         if args.profile:
             profile(app, services, game_id, version, args.n)
         services.store.dispose()
     print(f"\ntotal {time.perf_counter() - started:.1f} s")
+    _results.save("api", figures, args, details={"requests per figure": args.n,
+                                                 "replayed game's events": version})
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ Prints the fold rate in events per second and the median time to fold one whole
 default game. Targets on the 2-core dev machine: >= 150,000 events/s and a whole
 default game in < 3 ms. Figures only; nothing here asserts a timing.
 
-    .venv/bin/python benchmarks/fold.py [--games 200] [--repeat 5]
+    .venv/bin/python benchmarks/fold.py [--games 200] [--repeat 5] [--json PATH]
+    .venv/bin/python benchmarks/fold.py --quick      # 20 games, 2 passes: seconds
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from service.domain.commands import NewGame
+from benchmarks import _results  # noqa: E402
+from service.domain.commands import NewGame  # noqa: E402
 from service.domain.events import Event  # noqa: E402
 from service.domain.players import Greedy, play_turn  # noqa: E402
 from service.domain.start import start_game  # noqa: E402
@@ -37,9 +39,16 @@ def play_game(seed: int) -> list[Event]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--repeat", type=int, default=5, help="fold every game this often")
+    parser.add_argument("--games", type=int, default=None, help="seeded games (200)")
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="fold every game this often (5)")
+    parser.add_argument("--quick", action="store_true", help="seconds: 20 games, 2 passes")
+    _results.add_json_option(parser)
     args = parser.parse_args()
+    if args.games is None:
+        args.games = 20 if args.quick else 200
+    if args.repeat is None:
+        args.repeat = 2 if args.quick else 5
 
     started = time.perf_counter()
     games = [play_game(seed) for seed in range(args.games)]
@@ -62,6 +71,13 @@ def main() -> None:
     median_ms = statistics.median(per_game) * 1000
     print(f"fold rate: {rate:,.0f} events/s (best of {args.repeat} passes; target >= 150,000)")
     print(f"median fold of one whole game: {median_ms:.3f} ms (target < 3 ms)")
+    _results.save("fold", {
+        "games": _results.figure(args.games, "games"),
+        "events per game, median": _results.figure(
+            statistics.median(len(g) for g in games), "events"),
+        "fold rate": _results.figure(rate, "events/s", ">= 150,000"),
+        "median fold of one whole game": _results.figure(median_ms, "ms", "< 3 ms"),
+    }, args)
 
 
 if __name__ == "__main__":

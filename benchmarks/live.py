@@ -31,8 +31,9 @@ Prints a table, each figure next to its target: the streams' answers (200 / 429 
 twice; the workers' RSS per open stream; ``/healthz`` and ``POST …/lines`` p50 / p99
 without and with the streams; the server's CPU (master + workers) while playing; with
 ``--spectators``, whether each quiet game's streams see their exact viewer count. A
-full run (not ``--quick``) writes the figures to ``build/benchmarks/live.json``
-(``live-postgres.json``; or ``--json PATH``). Every phase is bounded in time; asserts
+full run (not ``--quick``) writes the figures to ``build/benchmarks/live-<UTC
+time>.json`` (or ``--json PATH``, also with ``--quick``; the measurements as they were
+before under ``details``). Every phase is bounded in time; asserts
 nothing: exit 0 once the figures are printed, 1 when the server did not start.
 """
 
@@ -40,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import shlex
 import signal
@@ -53,7 +53,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import _server  # noqa: E402
+from benchmarks import _results, _server  # noqa: E402
 from benchmarks._live_players import (  # noqa: E402
     HOT_SIZE,
     BoundClient,
@@ -307,6 +307,44 @@ def show(f: dict[str, Any], postgres: bool) -> None:
         print(f"{name:<{width}}  {value}" + (f"   [{target}: {verdict}]" if target else ""))
 
 
+def flat(f: dict[str, Any], postgres: bool) -> _results.Figures:
+    """The figures `show` prints, one number each, for `_results`."""
+    figure = _results.figure
+    found: _results.Figures = {
+        "streams asked": figure(f["watchers"], "streams"),
+        "streams open after opening": figure(f["opened"], "streams"),
+        "streams open at the end": figure(f["held_open"], "streams", ">= 5,000"),
+        "all streams answered after": figure(f["all_answered_s"], "s"),
+        "events delivered": figure(f["delivery_ms"]["n"], "events"),
+        "events missed": figure(f["missed"], "events", "0"),
+        "events twice": figure(f["twice"], "events", "0"),
+        "events out of order": figure(f["out_of_order"], "events"),
+        "workers' RSS before streams": figure(f["rss_mb"][0], "MB"),
+        "workers' RSS with streams": figure(f["rss_mb"][1], "MB"),
+        "workers' RSS per stream": figure(f["kb_per_stream"], "kB", "<= 50 kB"),
+        "writer moves": figure(f["writer"]["moves"], "moves"),
+        "requests not answered without streams": figure(f["unanswered"][0], "requests", "0"),
+        "requests not answered with streams": figure(f["unanswered"][1], "requests", "0"),
+        "CPU while playing, server": figure(f["server_cores"], "cores"),
+        "CPU while playing, client": figure(f["client_cores"], "cores"),
+    }
+    limit = 250 if postgres else 350
+    dists = [("delivery, answer -> client", f["delivery_ms"], f"< {limit} ms"),
+             ("GET /healthz without streams", f["healthz_ms"][0], None),
+             ("GET /healthz with streams", f["healthz_ms"][1], "< 50 ms"),
+             ("POST lines without streams", f["lines_ms"][0], None),
+             ("POST lines with streams", f["lines_ms"][1], "< 100 ms"),
+             ("the writer's lines with streams", f["writer_lines_ms"], None)]
+    for name, dist, p99_target in dists:
+        for key in ("p50", "p99", "max"):
+            found[f"{name} {key}"] = figure(dist[key], "ms", p99_target if key == "p99" else None)
+    if f["viewer_counts_right"] is not None:
+        right, total = f["viewer_counts_right"]
+        found["quiet streams with the exact viewer count"] = figure(right, "streams",
+                                                                    f"all {total}")
+    return found
+
+
 def run(args: argparse.Namespace) -> int:
     print(f"open files: soft limit {raise_nofile()}")
     with tempfile.TemporaryDirectory(prefix="squares-live-") as tmp, \
@@ -340,12 +378,7 @@ def run(args: argparse.Namespace) -> int:
                 streams.kill()
             stop_server(server, grace=3.0 if args.quick else 15.0)
     show(figures, args.postgres)
-    path = Path(args.json) if args.json else None if args.quick else (
-        REPO / "build" / "benchmarks" / f"live{'-postgres' if args.postgres else ''}.json")
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(figures, indent=2) + "\n")
-        print(f"\nfigures written to {path}")
+    _results.save("live", flat(figures, args.postgres), args, details=figures)
     return 0
 
 
@@ -369,8 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     add("--spectators", action="store_true", help="every stream with ?viewers=1")
     add("--server-command", help="design comparisons only: this shell command instead of "
         "`squares serve` ({port}, {database_url} filled in; run in its own process group)")
-    add("--json", help="write the figures here (default build/benchmarks/live.json, "
-                       "live-postgres.json; none with --quick)")
+    _results.add_json_option(parser)
     args = parser.parse_args(argv)
     for key, value in (QUICK if args.quick else FULL).items():
         if getattr(args, key) is None:

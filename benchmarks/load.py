@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/load.py                  # SQLite, 2 workers, 32 clients, 20 s
     .venv/bin/python benchmarks/load.py --postgres       # a throwaway local PostgreSQL
-    .venv/bin/python benchmarks/load.py --short          # CI-sized: 8 clients, 3 s
+    .venv/bin/python benchmarks/load.py --quick          # CI-sized: 8 clients, 3 s (--short)
     .venv/bin/python benchmarks/load.py --workers 1 --profile /tmp/prof --profile-clock cpu
 
 The script migrates a fresh database (a temp SQLite file, or a database in a
@@ -17,10 +17,11 @@ Printed: moves/s, move latency p50/p95/p99, the status counts of every request
 kind, the healthz rate and the ratio, the workers' peak RSS (VmHWM from
 /proc/<pid>/status), the CPU used by the server, the clients and every other process
 on the machine (a shared machine's noise), the server's CPU time per move, and the
-targets next to the figures. ``--profile DIR`` runs the workers under cProfile
-(`_server.profiled_app`) and prints where their time went. Speed is printed, never
-asserted; the exit status is 1 only for correctness failures (a 5xx, a connection
-error, or an acknowledged event missing from the store afterwards).
+targets next to the figures; a full run writes them to
+``build/benchmarks/load-<UTC time>.json`` (or ``--json PATH``). ``--profile DIR`` runs
+the workers under cProfile (`_server.profiled_app`) and prints where their time went.
+Speed is printed, never asserted; the exit status is 1 only for correctness failures
+(a 5xx, a connection error, or an acknowledged event missing from the store afterwards).
 
 Only 127.0.0.1 is used; every request loop is bounded in time and in count.
 """
@@ -45,6 +46,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import _results  # noqa: E402
 from benchmarks._server import (  # noqa: E402
     HOST,
     PROFILE_CLOCK_ENV,
@@ -404,8 +406,8 @@ def count_conn_errors(stats: Stats) -> int:
 
 def report(play: PhaseResult, health: PhaseResult, peaks_kb: dict[int, int], *,
            database: str, clients: int, workers: int, threads: int,
-           lost: list[str]) -> list[str]:
-    """Print the figures; return the correctness failures."""
+           lost: list[str], figures: _results.Figures | None = None) -> list[str]:
+    """Print the figures (and add them to `figures`); return the correctness failures."""
     moves_s = play.stats.moves / play.elapsed
     move_lat = [v for k in MOVE_KINDS for v in play.stats.latencies.get(k, [])]
     hint_lat = play.stats.latencies.get("hint", [])
@@ -464,6 +466,31 @@ def report(play: PhaseResult, health: PhaseResult, peaks_kb: dict[int, int], *,
         print(f"    {key:<24}{n:>8}")
     print(f"acknowledged events checked in the store: {play.ledger.acknowledged} "
           f"in {len(play.ledger.events)} games; missing or changed: {len(lost)}")
+    if figures is not None:
+        figure = _results.figure
+        figures |= {
+            "moves/s": figure(moves_s, "moves/s", f">= {TARGET_MOVES_PER_S}"),
+            "move latency p50": figure(p50, "ms"),
+            "move latency p95": figure(p95, "ms"),
+            "move latency p99": figure(p99, "ms", f"< {TARGET_P99_MS} ms"),
+            "hint latency p50": figure(percentile(hint_lat, 50) * 1000, "ms"),
+            "hint latency p99": figure(percentile(hint_lat, 99) * 1000, "ms"),
+            "5xx answers": figure(fives, "answers", "0"),
+            "connection errors": figure(conn_errors, "requests"),
+            "bare GET /healthz": figure(health_s, "req/s"),
+            "moves/s : healthz/s": figure(moves_s / health_s if health_s else None, "x"),
+            "peak RSS per worker": figure(worst, "MB", f"< {TARGET_RSS_MB} MB"),
+            "peak RSS, workers summed": figure(sum(rss_mb.values()), "MB"),
+            "server CPU per move": figure(
+                play.server_cpu / play.stats.moves * 1000 if play.stats.moves else None, "ms"),
+            "server CPU per healthz": figure(
+                health.server_cpu / health_n * 1000 if health_n else None, "ms"),
+            "CPU use, moves phase, server": figure(play.server_cpu / play.elapsed, "cores"),
+            "CPU use, moves phase, other processes": figure(play.others_cores, "cores"),
+            "games finished": figure(play.stats.games_finished, "games"),
+            "acknowledged events checked": figure(play.ledger.acknowledged, "events"),
+            "acknowledged events missing or changed": figure(len(lost), "events", "0"),
+        }
     failures = []
     if fives:
         failures.append(f"{fives} answers were 5xx")
@@ -550,8 +577,14 @@ def drive(url: str, database: str, log: Path, args: argparse.Namespace, app: str
                           seconds=args.healthz_seconds, phase="healthz")
         peaks = server.peak_rss_kb()
         lost = missing_acknowledged(server.port, play.ledger)
+        figures: _results.Figures = {}
         failures = report(play, health, peaks, database=database, clients=args.clients,
-                          workers=args.workers, threads=args.threads, lost=lost)
+                          workers=args.workers, threads=args.threads, lost=lost,
+                          figures=figures)
+        _results.save("load", figures, args, details={
+            "database": database, "clients": args.clients, "seconds": args.seconds,
+            "workers": args.workers, "threads": args.threads, "app": args.app,
+            "profiled": args.profile is not None})
         if failures:
             print("\nCORRECTNESS FAILURES:\n  " + "\n  ".join(failures))
             print("gunicorn log tail:\n" + server.log_tail())
@@ -573,14 +606,16 @@ def main(argv: list[str] | None = None) -> int:
                              "server (default: that server)")
     parser.add_argument("--postgres", action="store_true",
                         help="run on a throwaway local PostgreSQL cluster")
-    parser.add_argument("--short", action="store_true", help="CI size: 8 clients, 3 s")
+    parser.add_argument("--quick", "--short", dest="quick", action="store_true",
+                        help="CI size: 8 clients, 3 s (--short is the old name)")
     parser.add_argument("--profile", metavar="DIR", default=None,
                         help="run every worker under cProfile, write DIR/worker-<pid>.prof "
                              "and print the summed top functions (slows the server down)")
     parser.add_argument("--profile-clock", choices=("wall", "cpu"), default="wall",
                         help="what --profile counts: wall time (default) or CPU time")
+    _results.add_json_option(parser)
     args = parser.parse_args(argv)
-    if args.short:
+    if args.quick:
         args.clients, args.seconds = min(args.clients, 8), min(args.seconds, 3.0)
     if args.healthz_seconds is None:
         args.healthz_seconds = max(2.0, min(5.0, args.seconds / 4))

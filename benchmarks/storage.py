@@ -15,6 +15,9 @@ indexes and page slack; PostgreSQL: ``pg_total_relation_size`` of the tables).
 
     .venv/bin/python benchmarks/storage.py                 # 19 x 33 and 41 x 81
     .venv/bin/python benchmarks/storage.py --quick         # a few small games
+
+A full run writes the figures to ``build/benchmarks/storage-<UTC time>.json`` (or
+``--json PATH``, also with ``--quick``).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import LargeBinary, Text, cast, func, select, text  # noqa: E402
 
+from benchmarks import _results  # noqa: E402
 from service.services import Services  # noqa: E402
 from service.store import events_table, migrate  # noqa: E402
 
@@ -94,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="3 games on 9 x 13 only")
     parser.add_argument("--postgres", metavar="URL", default=None,
                         help="also measure on this (empty) PostgreSQL database")
+    _results.add_json_option(parser)
     args = parser.parse_args(argv)
     sizes = [(9, 13)] if args.quick else [(19, 33), (41, 81)]
     rows = []
@@ -122,6 +127,14 @@ def main(argv: list[str] | None = None) -> int:
     for name, size, kind, f in rows:
         print(f"| {name} | {size} | {kind} | {f['games']:.0f} | {f['events']:.0f} "
               f"| {f['payload'] / 1024:.1f} kB | {f['bytes'] / 1024:.1f} kB |")
+    results: _results.Figures = {}
+    for name, size, kind, f in rows:
+        row = f"{name} {size.replace(' ', '')} {kind}"
+        results |= {f"{row} events / game": _results.figure(f["events"], "events"),
+                    f"{row} event JSON / game": _results.figure(f["payload"] / 1024, "kB"),
+                    f"{row} database growth / game": _results.figure(f["bytes"] / 1024, "kB"),
+                    f"{row} time / game": _results.figure(f["seconds"], "s")}
+    _results.save("storage", results, args)
     return 0
 
 

@@ -10,8 +10,9 @@ In one run:
    cleared (target < 10 ms), and with a warm cache for comparison.
 
 Usage: ``.venv/bin/python benchmarks/store.py [--events N] [--synchronous FULL|NORMAL]
-[--dir DIR]``. The files go to a temp dir under ``instance/`` (the disk the default
-database lives on) and are removed afterwards.
+[--dir DIR] [--json PATH]``; ``--quick``: 200 events, 10 repeats (seconds). The files
+go to a temp dir under ``instance/`` (the disk the default database lives on) and are
+removed afterwards.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import _results  # noqa: E402
 from service import config  # noqa: E402
-from service.domain.commands import NewGame
+from service.domain.commands import NewGame  # noqa: E402
 from service.domain.events import Event  # noqa: E402
 from service.domain.players import Greedy, play_turn  # noqa: E402
 from service.domain.start import start_game  # noqa: E402
@@ -132,12 +134,19 @@ def load_and_fold_ms(store: EventStore, game_id: str, repeats: int, cold: bool) 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--events", type=int, default=2000)
+    parser.add_argument("--events", type=int, default=None, help="appends (2000)")
     parser.add_argument("--synchronous", default=None,
                         help="SQLite synchronous mode (default: the store's, FULL)")
     parser.add_argument("--dir", default=str(config.INSTANCE_DIR))
-    parser.add_argument("--repeats", type=int, default=50)
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="loads of the finished game (50)")
+    parser.add_argument("--quick", action="store_true", help="seconds: 200 events, 10 repeats")
+    _results.add_json_option(parser)
     args = parser.parse_args()
+    if args.events is None:
+        args.events = 200 if args.quick else 2000
+    if args.repeats is None:
+        args.repeats = 10 if args.quick else 50
     if args.synchronous:
         os.environ["SQUARES_SQLITE_SYNCHRONOUS"] = args.synchronous.upper()
     from service.store import sqlite_synchronous
@@ -182,6 +191,14 @@ def main() -> int:
         print(f"load + fold a finished game ({len(events)} events), cache cleared: "
               f"median {cold:.2f} ms (target < 10 ms)")
         print(f"load a finished game, snapshot cache warm:          median {warm:.2f} ms")
+        _results.save("store", {
+            "raw sqlite3 inserts": _results.figure(raw_rate, "transactions/s"),
+            "store appends": _results.figure(through_store, "transactions/s"),
+            "ratio store/raw": _results.figure(through_store / raw_rate * 100, "%", ">= 45%"),
+            "load + fold a finished game, cache cleared": _results.figure(
+                cold, "ms", "< 10 ms"),
+            "load a finished game, snapshot cache warm": _results.figure(warm, "ms"),
+        }, args, details={"synchronous": synchronous, "events": args.events})
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return 0

@@ -13,7 +13,8 @@ figures are the server's own work: wall time and CPU time of the request), it ti
   line the hint suggests), ``POST …/advance`` (the random pieces), and the final
   ``POST …/advance``, which plays the computer's whole turn on the crafted board.
 
-Usage: ``.venv/bin/python benchmarks/worst_case.py [--sizes 19x33,41x81] [--levels ...]``.
+Usage: ``.venv/bin/python benchmarks/worst_case.py [--sizes 19x33,41x81] [--levels ...]
+[--json PATH]``; ``--quick``: 19 x 33 only (seconds).
 Target: the worst request on any field size <= 250 ms.
 """
 
@@ -32,6 +33,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks import _results  # noqa: E402
 from service import security  # noqa: E402
 from service.app import create_app  # noqa: E402
 from service.domain.ai import worst  # noqa: E402
@@ -88,9 +90,13 @@ def play_one(client: Any, game_id: str, token: str) -> list[tuple[str, float, fl
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="19x33,41x81")
+    parser.add_argument("--sizes", default=None, help="(19x33,41x81)")
     parser.add_argument("--levels", default=",".join(LEVELS))
+    parser.add_argument("--quick", action="store_true", help="seconds: 19 x 33 only")
+    _results.add_json_option(parser)
     args = parser.parse_args()
+    if args.sizes is None:
+        args.sizes = "19x33" if args.quick else "19x33,41x81"
     sizes = [tuple(int(n) for n in s.split("x")) for s in args.sizes.split(",")]
     levels = args.levels.split(",")
     worst_of: dict[str, tuple[float, float, str]] = defaultdict(lambda: (0.0, 0.0, ""))
@@ -115,6 +121,13 @@ def main() -> int:
     overall = max(wall for wall, _, _ in worst_of.values())
     met = "met" if overall <= TARGET_MS else "MISSED"
     print(f"worst request: {overall:.1f} ms (target <= {TARGET_MS:.0f} ms: {met})")
+    figures: _results.Figures = {}
+    for name, (wall, cpu, _where) in worst_of.items():
+        figures[f"{name} wall"] = _results.figure(wall, "ms")
+        figures[f"{name} CPU"] = _results.figure(cpu, "ms")
+    figures["worst request"] = _results.figure(overall, "ms", f"<= {TARGET_MS:.0f} ms")
+    _results.save("worst_case", figures, args,
+                  details={name: where for name, (_, _, where) in worst_of.items()})
     return 0
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
-import logging
 import os
 import sys
+import tempfile
+from pathlib import Path
 
 import click
 
@@ -19,6 +20,7 @@ def gunicorn_available() -> bool:
 
 ASGI_TARGET = "service.asgi:create_asgi_app()"
 WORKER_CLASS = "service.server.Worker"
+GUNICORN_HOOKS = "python:service.gunicorn_conf"
 
 
 def gunicorn_cli_flags() -> set[str]:
@@ -39,7 +41,7 @@ def gunicorn_argv(host: str, port: int, workers: int) -> list[str]:
         "--worker-class", WORKER_CLASS,
         "--bind", f"{host}:{port}",
         "--graceful-timeout", str(GRACEFUL_TIMEOUT_S),
-        "--access-logfile", "-",
+        "--config", GUNICORN_HOOKS,
     ]
     # Newer gunicorns open a control socket at one fixed path in $HOME; two servers
     # (or tests) would fight over it, and nothing here uses it.
@@ -65,12 +67,16 @@ def serve(app: AppContext, host: str, port: int, workers: int, threads: int,
     gunicorn's master with uvicorn workers when gunicorn is installed
     (``--no-gunicorn`` or a missing gunicorn: one uvicorn process).
     """
+    settings_problem = _check_settings(port)
+    if settings_problem is not None:
+        raise click.UsageError(settings_problem)
     app.migrate()
     # create_app() reads it, also in the gunicorn workers; absolute (see AppContext), so
     # the workers open the file just migrated whatever directory they run in.
     os.environ["DATABASE_URL"] = app.url
     os.environ["SQUARES_THREADS"] = str(threads)
     if not single and gunicorn_available():
+        _prepare_metrics_dir()
         argv = gunicorn_argv(host, port, workers)
         click.echo(f"serving {safe_url(app.url)} with gunicorn on http://{host}:{port}", err=True)
         sys.stdout.flush()
@@ -79,15 +85,54 @@ def serve(app: AppContext, host: str, port: int, workers: int, threads: int,
     _run_single(host, port)
 
 
+def _check_settings(port: int) -> str | None:
+    """Why the logging or metrics settings cannot work, or None."""
+    from service import config, logs
+
+    try:
+        logs.log_format()
+        metrics_port = config.metrics_port()
+    except ValueError as exc:
+        return str(exc)
+    if metrics_port is not None and metrics_port == port:
+        return (f"SQUARES_METRICS_PORT={metrics_port} is the app's own port: metrics are "
+                "served on a port of their own")
+    return None
+
+
+def _prepare_metrics_dir() -> None:
+    """With metrics on, the workers write them to files in ``PROMETHEUS_MULTIPROC_DIR``
+    that the master sums (`service.gunicorn_conf`): a fresh directory of our own
+    (removed when gunicorn exits), or the one given, emptied of an earlier run's."""
+    from service import config
+    from service.gunicorn_conf import OWNED_DIR_ENV
+    from service.metrics import MULTIPROC_DIR_ENV
+
+    if config.metrics_port() is None:
+        os.environ.pop(MULTIPROC_DIR_ENV, None)  # each worker counts in memory alone
+        return
+    given = os.environ.get(MULTIPROC_DIR_ENV)
+    if given:
+        Path(given).mkdir(parents=True, exist_ok=True)
+        for old in Path(given).glob("*.db"):
+            old.unlink()
+        return
+    os.environ[MULTIPROC_DIR_ENV] = tempfile.mkdtemp(prefix="squares-metrics-")
+    os.environ[OWNED_DIR_ENV] = "1"
+
+
 def _run_single(host: str, port: int) -> None:
     import uvicorn
 
-    from service import access_log
+    from service import config, logs
     from service.server import uvicorn_settings
 
     click.echo(f"serving on http://{host}:{port} (single process)", err=True)
-    access = logging.getLogger(access_log.log.name)
-    access.addHandler(logging.StreamHandler(sys.stdout))
-    access.setLevel(logging.INFO)
+    logs.configure()
+    metrics_port = config.metrics_port()
+    if metrics_port is not None:
+        from prometheus_client import start_http_server
+
+        start_http_server(metrics_port, config.metrics_host())
     uvicorn.run(ASGI_TARGET.removesuffix("()"), factory=True, host=host, port=port,
                 **uvicorn_settings())

@@ -1,9 +1,13 @@
-"""The access log: one line per request, written by the app, so that it names the
-client the app decided on (behind trusted proxies, the forwarded address; see
-``SQUARES_TRUSTED_PROXIES``), never a proxy's: ``<client> "<METHOD> <path>" <status>
-<ms> ms``. The query string is left out. The server's own access log is off
-(`service.server`); ``squares serve`` sends these lines where gunicorn's access log
-goes (``--access-logfile -``: standard output).
+"""What every request leaves behind: its id, its access line and its metrics.
+
+- **Request id** (`request_ids`): every answer carries it back in ``X-Request-ID``.
+- **Access line.** One per request, written by the app so that it names the client
+  the app decided on (behind trusted proxies, the forwarded address; see
+  ``SQUARES_TRUSTED_PROXIES``), never a proxy's. Text: ``<client> "<METHOD> <path>"
+  <status> <ms> ms id=<request id>``; JSON (`logs`): the fields request_id, method,
+  route, status, duration_ms, game_id and client. The query string is left out.
+- **Metrics.** The request's duration by method, route and status, and a count of
+  429 refusals (`metrics`).
 """
 
 from __future__ import annotations
@@ -13,7 +17,12 @@ import time
 
 from flask import Flask, Response, g, request
 
-log = logging.getLogger("squares.access")
+from . import metrics, request_ids
+from .logs import ACCESS_LOGGER
+
+log = logging.getLogger(ACCESS_LOGGER)
+
+UNMATCHED = "<unmatched>"  # the route of a request no URL rule matched
 
 
 def init_app(app: Flask) -> None:
@@ -24,7 +33,30 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def logged(response: Response) -> Response:
         began = g.get("squares_started")
-        took_ms = (time.perf_counter() - began) * 1000 if began is not None else 0.0
-        log.info('%s "%s %s" %d %.1f ms', request.remote_addr or "-", request.method,
-                 request.path, response.status_code, took_ms)
+        seconds = time.perf_counter() - began if began is not None else 0.0
+        request_id = request_ids.current() or request_ids.request_id_of(None)
+        response.headers[request_ids.HEADER] = request_id
+        route = request.url_rule.rule if request.url_rule is not None else UNMATCHED
+        status = response.status_code
+        metrics.request_answered(request.method, route, status, seconds)
+        if status == 429:
+            metrics.rate_limited(route, _error_code(response))
+        client = request.remote_addr or "-"
+        duration_ms = round(seconds * 1000, 1)
+        log.info('%s "%s %s" %d %.1f ms id=%s', client, request.method, request.path,
+                 status, duration_ms, request_id,
+                 extra={"request_id": request_id, "method": request.method, "route": route,
+                        "status": status, "duration_ms": duration_ms,
+                        "game_id": (request.view_args or {}).get("game_id"),
+                        "client": client})
         return response
+
+
+def _error_code(response: Response) -> str:
+    """The API error code of a JSON refusal (``rate_limited``, ``too_many_streams``,
+    ...), else ``-``."""
+    if response.is_json and not response.is_streamed:
+        body = response.get_json(silent=True)
+        if isinstance(body, dict) and isinstance(body.get("error"), dict):
+            return str(body["error"].get("code", "-"))
+    return "-"

@@ -1,8 +1,10 @@
 """The ASGI entry, what ``squares serve`` runs: ``service.asgi:create_asgi_app()``.
 
-Every request goes to the Flask app (`create_app`), run on a thread pool by a2wsgi,
-so views, errors, limits and headers are those of the WSGI app. Two things happen on
-the event loop instead, because they may last long and must not hold a thread:
+Every request goes to the Flask app (`create_app`), run on a thread pool by
+`service.wsgi_bridge` (one thread hop per request: the app's whole answer comes back
+and is sent from the loop), so views, errors, limits and headers are those of the
+WSGI app. Two things happen on the event loop instead, because they may last long
+and must not hold a thread:
 
 - the request body is read here first, within `BODY_TIMEOUT_S` and up to the
   largest body the app accepts (a client that sends half a body holds no thread;
@@ -18,11 +20,11 @@ import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from a2wsgi import WSGIMiddleware
 from flask import Flask
 
 from .app import create_app
 from .live.hub import HANDOFF_KEY, Handoff, LiveHub
+from .wsgi_bridge import WsgiBridge
 
 THREADS = 32  # the request thread pool of one process (`squares serve --threads`)
 BODY_TIMEOUT_S = float(os.environ.get("SQUARES_BODY_TIMEOUT_S", "10"))
@@ -35,7 +37,7 @@ Send = Callable[[Message], Awaitable[None]]
 class SquaresAsgi:
     def __init__(self, flask_app: Flask, *, threads: int = THREADS) -> None:
         self.flask_app = flask_app
-        self.wsgi = WSGIMiddleware(flask_app, workers=threads)
+        self.bridge = WsgiBridge(flask_app, threads=threads)
         self.hub: LiveHub = flask_app.extensions["squares_live"]
         self.max_body = int(flask_app.config["MAX_CONTENT_LENGTH"])
 
@@ -55,13 +57,23 @@ class SquaresAsgi:
         scope = {**scope, "headers": _framed(scope["headers"], body, complete),
                  HANDOFF_KEY: handoff}
         try:
-            await self.wsgi(scope, _replay(body, receive), _hold_back_end(send, handoff))
+            answer = await self.bridge.call(scope, body)
+            if answer.failed:  # a 500: no stream, even if the view took one first
+                self._let_go(handoff)
+            # a stream handed over goes on: the end of its response is held back
+            # (`LiveHub.serve` sends it)
+            await answer.send(send, end=handoff.request is None)
         except BaseException:
-            if handoff.request is not None:
-                self.hub.slots.release(handoff.request.client)
+            self._let_go(handoff)
             raise
         if handoff.request is not None:
             await self.hub.serve(handoff.request, receive, send)
+
+    def _let_go(self, handoff: Handoff) -> None:
+        """The stream the view took, if any, is not served: free its slot."""
+        if handoff.request is not None:
+            self.hub.slots.release(handoff.request.client)
+            handoff.request = None
 
     async def _read_body(self, receive: Receive) -> tuple[bytes, bool] | None:
         """The request body, up to one byte more than the app accepts (it refuses
@@ -92,6 +104,7 @@ class SquaresAsgi:
             elif message["type"] == "lifespan.shutdown":
                 self.hub.drain()
                 self.hub.close()
+                self.bridge.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
@@ -107,33 +120,6 @@ def _framed(headers: list[tuple[bytes, bytes]], body: bytes,
     length = len(body) if complete else len(body) + 1
     kept = [(name, value) for name, value in headers if name not in framing]
     return [*kept, (b"content-length", str(length).encode())]
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """`receive` for the app: the body read already, then the server's own."""
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if sent:
-            return await receive()
-        sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    return replay
-
-
-def _hold_back_end(send: Send, handoff: Handoff) -> Send:
-    """`send` for the app, except that the end of a handed-over stream's response is
-    not sent: the stream goes on (`LiveHub.serve` ends it)."""
-
-    async def forward(message: Message) -> None:
-        if (handoff.request is not None and message["type"] == "http.response.body"
-                and not message.get("more_body", False)):
-            return
-        await send(message)
-
-    return forward
 
 
 def create_asgi_app(config: dict[str, Any] | None = None, *,

@@ -191,3 +191,23 @@ def client_salt() -> str:
     """The secret key of the client address hashes (``SQUARES_CLIENT_SALT``); the same
     on every instance, or the cap counts per instance."""
     return os.environ.get("SQUARES_CLIENT_SALT", "") or CLIENT_SALT_DEFAULT
+
+
+METRICS_HOST_DEFAULT = "127.0.0.1"  # loopback: a scraper on the same host or a sidecar
+
+
+def metrics_port() -> int | None:
+    """Where ``squares serve`` serves Prometheus metrics: env ``SQUARES_METRICS_PORT``
+    (unset or empty: none are served)."""
+    raw = os.environ.get("SQUARES_METRICS_PORT", "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not 1 <= int(raw) <= 65535:
+        raise ValueError(f"SQUARES_METRICS_PORT={raw!r} is not a TCP port (1 to 65535)")
+    return int(raw)
+
+
+def metrics_host() -> str:
+    """The address the metrics listen on: env ``SQUARES_METRICS_HOST`` (default
+    127.0.0.1)."""
+    return os.environ.get("SQUARES_METRICS_HOST", "").strip() or METRICS_HOST_DEFAULT

@@ -27,14 +27,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import os
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn_worker import UvicornWorker
 
-from . import access_log
+from . import logs, request_ids
 from .headers import SECURITY_HEADERS
 from .live import slots
 
@@ -54,6 +53,7 @@ def raw_error(status: int, reason: str, code: str, message: str) -> bytes:
     body = json.dumps({"error": {"code": code, "message": message, "details": {}}}).encode()
     head = [f"HTTP/1.1 {status} {reason}", "content-type: application/json",
             f"content-length: {len(body)}", "connection: close",
+            f"x-request-id: {request_ids.request_id_of(None)}",
             *(f"{name.lower()}: {value}" for name, value in SECURITY_HEADERS.items())]
     return "\r\n".join(head).encode() + b"\r\n\r\n" + body
 
@@ -154,9 +154,8 @@ class Worker(UvicornWorker):
 
     CONFIG_KWARGS = uvicorn_settings()
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        access = logging.getLogger(access_log.log.name)  # to gunicorn's access log
-        access.handlers = self.log.access_log.handlers
-        access.setLevel(self.log.access_log.level)
-        access.propagate = False
+    def init_process(self) -> None:
+        # in the worker, after the fork: access lines to standard output, the rest to
+        # standard error, as SQUARES_LOG_FORMAT says
+        logs.configure()
+        super().init_process()

@@ -26,6 +26,7 @@ from werkzeug.exceptions import (
     ServiceUnavailable,
 )
 
+from .. import metrics
 from ..domain.commands import RuleViolation
 from ..errors import ServiceError
 
@@ -187,6 +188,7 @@ def _driver_outage(error: BaseException) -> bool:
 
 
 def _on_outage(error: Exception) -> Response | HTTPException:
+    metrics.database_error("outage")
     log.error("the database is not available on %s %s", request.method, request.path,
               exc_info=error)
     g.squares_retry_after = RETRY_AFTER_S  # see _keep_retry_after
@@ -211,6 +213,8 @@ def _keep_retry_after(response: Response) -> Response:
 def _on_unexpected(error: Exception) -> Response | HTTPException:
     if database_outage(error):
         return _on_outage(error)
+    if isinstance(error, sa_exc.SQLAlchemyError):
+        metrics.database_error("error")
     log.exception("unhandled error on %s %s", request.method, request.path, exc_info=error)
     if not _wants_json():
         return InternalServerError(original_exception=error)

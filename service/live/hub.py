@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
+from .. import metrics
 from ..store import EventStore
 from .feed import Feed
 from .reads import Page, SharedReads
@@ -52,7 +53,7 @@ class StreamRequest:
 
 class Handoff:
     """Put into the ASGI scope for the view to fill (the WSGI environ's
-    ``asgi.scope``, which a2wsgi passes on)."""
+    ``asgi.scope``, which `service.wsgi_bridge` passes on)."""
 
     def __init__(self) -> None:
         self.request: StreamRequest | None = None
@@ -86,7 +87,8 @@ class LiveHub:
         self.feed = Feed(store, ahead_of_wake=self._read_ahead)
         self.reads = SharedReads(self.feed, read_page)
         self.viewers = Viewers(store, on_change=self.feed.nudge)
-        self.slots = StreamSlots(settings.per_client, settings.total)
+        self.slots = StreamSlots(settings.per_client, settings.total,
+                                 on_change=metrics.live_streams)
         self._writing: dict[asyncio.Task[Any], float] = {}  # stream -> write started
         self._stalled: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Future[None] | None = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import resource
 import threading
 from collections import Counter
+from collections.abc import Callable
 
 FD_RESERVE = 256
 PER_PROCESS = 5000  # the default cap (SQUARES_LIVE_TOTAL); README "Live feeds" measures it
@@ -34,12 +35,14 @@ def descriptor_capacity() -> int:
 
 
 class StreamSlots:
-    def __init__(self, per_client: int, total: int) -> None:
+    def __init__(self, per_client: int, total: int,
+                 on_change: Callable[[int], None] | None = None) -> None:
         self.per_client = per_client
         self.total = min(total, descriptor_capacity())
         self._lock = threading.Lock()
         self._open: Counter[str] = Counter()
         self._count = 0
+        self._on_change = on_change  # told the open count after each change (metrics)
 
     def take(self, client: str) -> str | None:
         """None when a slot was taken (release it later), else why not:
@@ -51,6 +54,7 @@ class StreamSlots:
                 return "client"
             self._open[client] += 1
             self._count += 1
+            self._changed()
             return None
 
     def release(self, client: str) -> None:
@@ -61,6 +65,11 @@ class StreamSlots:
             self._count -= 1
             if self._open[client] <= 0:
                 del self._open[client]
+            self._changed()
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change(self._count)
 
     @property
     def open(self) -> int:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Self, TypeVar
 
-from .. import config, security
+from .. import config, metrics, security
 from ..domain import ai
 from ..domain.commands import Abandon
 from ..domain.events import Event
@@ -127,7 +127,8 @@ class ServiceBase:
         """Append the computer's turn from `state`; None if another writer was first
         (the version check makes this idempotent)."""
         level = state.seat_info(state.turn).level or state.game.difficulty
-        return self._append_at(game_id, state, play_turn(state, ai.strategy_for(level)))
+        player = metrics.TimedStrategy(ai.strategy_for(level), level)
+        return self._append_at(game_id, state, play_turn(state, player))
 
     def _append_at(self, game_id: str, state: GameState,
                    events: list[Event]) -> MoveResult | None:

@@ -25,12 +25,12 @@ import secrets
 import uuid
 from collections.abc import Callable
 
-from .. import config, security
+from .. import config, metrics, security
 from ..domain import ai
 from ..domain.commands import Advance, Command, NewGame, PlaceLine, RuleViolation
 from ..domain.rules import check_playable, decide
 from ..domain.start import start_game
-from ..domain.state import apply_all, fold
+from ..domain.state import GameState, apply_all, fold
 from ..errors import NotComputerTurn, TooManyGames, VersionConflict
 from ..store import StoredEvent, UnitOfWork
 from .base import computer_owes_a_turn, is_computer_turn
@@ -179,11 +179,17 @@ class PlayService(OnlineService):
         _, state = self._load_settled(game_id)
         check_playable(state)
         return self._hints.get_or_compute((game_id, state.version),
-                                          lambda: ai.hint(state))
+                                          lambda: _timed_hint(state))
+
+
+def _timed_hint(state: GameState) -> Command:
+    with metrics.ai_decision(ai.HINT_LEVEL, "hint"):
+        return ai.hint(state)
 
 
 def _check_expected(game_id: str, version: int, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != version:
+        metrics.version_conflict("expected_version")
         raise VersionConflict(
             f"game {game_id} is at version {version}, not {expected_version}",
             current_version=version,

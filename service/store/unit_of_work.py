@@ -24,6 +24,7 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
+from .. import metrics
 from ..domain.events import Event
 from ..domain.state import CorruptStream, GameState, apply_all, fold
 from ..errors import VersionConflict
@@ -51,6 +52,8 @@ class UnitOfWork:
         self.viewers = ViewerRepository(conn)
         self.queries = Queries(conn)
         self.snapshots = PendingSnapshots(snapshots)
+        # (events, the game's mode) appended here: counted once committed
+        self.appended: list[tuple[list[Event], str]] = []
 
     # reading ------------------------------------------------------------------
     def state(self, game_id: str, at: int | None = None) -> tuple[StoredGame, GameState]:
@@ -90,6 +93,7 @@ class UnitOfWork:
         self.events.announce(game_id, stored[-1].seq)
         self.high_scores.record(stored, state)
         self.snapshots.put(game_id, state.copy())
+        self.appended.append(([s.event for s in stored], state.game.mode))
         return stored
 
     def append(self, game_id: str, expected_version: int, events: Sequence[Event],
@@ -108,6 +112,7 @@ class UnitOfWork:
         self.events.announce(game_id, stored[-1].seq)
         self.high_scores.record(stored, state_after)
         self.snapshots.put(game_id, state_after.copy())
+        self.appended.append(([s.event for s in stored], state_after.game.mode))
         return stored
 
     def delete_game(self, game_id: str) -> None:
@@ -144,14 +149,19 @@ class EventStore:
     @contextmanager
     def unit_of_work(self, *, write: bool = True) -> Iterator[UnitOfWork]:
         """A transaction: committed when the block ends, rolled back if it raises;
-        its snapshots are published after the commit."""
+        its snapshots are published, and its events counted, after the commit."""
         try:
             with self._connection(write) as conn:
                 with conn.begin():
                     uow = UnitOfWork(conn, self.snapshots)
                     yield uow
                 uow.snapshots.publish()
+                metrics.events_committed(uow.appended)
+        except VersionConflict:
+            metrics.version_conflict("append")
+            raise
         except SequenceTaken as exc:
+            metrics.version_conflict("append")
             current = self.current_version(exc.game_id)
             raise VersionConflict(
                 f"game {exc.game_id}: another writer appended first",

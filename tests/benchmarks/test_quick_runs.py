@@ -1,40 +1,110 @@
-"""Benchmarks cannot rot: every script starts (``--help``), and every one that has a
-quick mode runs in it and prints its figures (speed itself is never asserted in tests)."""
+"""Benchmarks cannot rot: every script starts (``--help``), runs in its quick mode,
+prints its figures and writes them as JSON (speed itself is never asserted in tests)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from benchmarks import _results
+
 REPO = Path(__file__).resolve().parents[2]
 
+SCRIPTS = sorted(p.name for p in (REPO / "benchmarks").glob("*.py") if not p.name.startswith("_"))
+
+# Labels each script prints in its quick run; every script under benchmarks/ has an entry.
 QUICK_RUNS = {
+    "ai.py": ["turn median ms", "crafted worst positions", "peak memory"],
+    "api.py": ["GET /healthz", "POST lines", "lines / healthz ratio", "replay median"],
+    "compare.py": ["fold rate", "B / A", "2.00", "—"],
+    "fold.py": ["fold rate:", "median fold of one whole game"],
     "live.py": ["delivery, answer -> client", "events missed / twice", "GET /healthz with streams",
                 "workers' RSS before -> with streams"],
+    "move_cost.py": ["app CPU per move", "app CPU per bare GET /healthz",
+                     "database statements", "rate limiter", "hint and computer turns"],
+    "load.py": ["moves/s", "move latency p99", "bare GET /healthz", "peak RSS per worker"],
     "storage.py": ["events / game", "event JSON / game", "database growth / game"],
+    "store.py": ["raw sqlite3 inserts", "store appends", "ratio store/raw", "load + fold"],
+    "worst_case.py": ["worst request per endpoint", "GET hint (stage 1)", "worst request:"],
 }
+TIMEOUT_S = {"live.py": 120, "load.py": 120}
 
 
-@pytest.mark.parametrize("script", sorted(QUICK_RUNS))
-def test_benchmark_runs_quickly_and_prints_its_figures(script: str) -> None:
-    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / script), "--quick"],
-                          cwd=REPO, capture_output=True, text=True, timeout=180)
+def run(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_every_script_has_a_quick_run() -> None:
+    assert sorted(QUICK_RUNS) == SCRIPTS
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_benchmark_runs_quickly_and_prints_its_figures(script: str, tmp_path: Path) -> None:
+    out = tmp_path / "x.json"
+    done = run(str(REPO / "benchmarks" / script), "--quick", "--json", str(out),
+               timeout=TIMEOUT_S.get(script, 60))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    for figure in QUICK_RUNS[script]:
-        assert figure in done.stdout, (figure, done.stdout[-3000:])
-
-
-SCRIPTS = sorted(p.name for p in (REPO / "benchmarks").glob("*.py") if not p.name.startswith("_"))
+    for label in QUICK_RUNS[script]:
+        assert label in done.stdout, (label, done.stdout[-3000:])
+    document = json.loads(out.read_text())
+    assert document["script"] == script.removesuffix(".py")
+    assert document["quick"] is True
+    assert document["argv"][:1] == ["--quick"]
+    values = [f["value"] for f in document["figures"].values()]
+    assert any(isinstance(v, int | float) and not isinstance(v, bool) for v in values), document
+    assert all(isinstance(f["unit"], str) for f in document["figures"].values())
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_every_benchmark_script_starts(script: str) -> None:
-    """Until each has a quick mode (issue 22): at least its imports and options hold.
-    Helper modules are named with a leading underscore."""
-    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / script), "--help"],
-                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    """At least its imports and options hold. Helper modules start with an underscore."""
+    done = run(str(REPO / "benchmarks" / script), "--help", timeout=60)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "usage:" in done.stdout
+    assert "--quick" in done.stdout and "--json" in done.stdout
+
+
+def test_a_full_run_writes_a_timestamped_file(tmp_path: Path) -> None:
+    started = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    figures = {"rate": _results.figure(1234.5678901, "events/s", ">= 1,000"),
+               "not measured": _results.figure(float("nan"), "ms")}
+    path = _results.write_figures("demo", figures, False, out_dir=tmp_path / "out",
+                                  argv=["--games", "3"], started=started)
+    again = _results.write_figures("demo", figures, False, out_dir=tmp_path / "out",
+                                   argv=[], started=started)
+    assert path.name == "demo-20260102T030405Z.json"
+    assert again != path and again.exists()
+    document = json.loads(path.read_text())
+    assert document["script"] == "demo"
+    assert document["started"] == "2026-01-02T03:04:05+00:00"
+    assert document["argv"] == ["--games", "3"] and document["quick"] is False
+    assert "commit" in document
+    assert document["figures"] == {
+        "rate": {"value": 1234.57, "unit": "events/s", "target": ">= 1,000"},
+        "not measured": {"value": None, "unit": "ms"}}
+
+
+def test_compare_prints_two_runs_side_by_side(tmp_path: Path) -> None:
+    def write(name: str, figures: dict[str, float]) -> Path:
+        path = tmp_path / name
+        _results.write_figures("fold", {k: _results.figure(v, "ms") for k, v in figures.items()},
+                               True, path=path, argv=[])
+        return path
+
+    a = write("a.json", {"median fold": 0.5, "fold rate": 1000.0, "gone": 3.0})
+    b = write("b.json", {"median fold": 1.5, "fold rate": 1000.0, "new": 4.0})
+    done = run(str(REPO / "benchmarks" / "compare.py"), str(a), str(b), timeout=60)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = {line.split()[0] + " " + line.split()[1]: line for line in done.stdout.splitlines()
+             if line.startswith(("median fold", "fold rate"))}
+    assert "3.00" in lines["median fold"], done.stdout
+    assert "1.00" in lines["fold rate"], done.stdout
+    gone = next(line for line in done.stdout.splitlines() if line.startswith("gone"))
+    new = next(line for line in done.stdout.splitlines() if line.startswith("new"))
+    assert "—" in gone and "—" in new

@@ -221,4 +221,5 @@ def test_what_the_server_refuses_itself_has_the_error_shape_and_headers(
     head = answer.lower()
     assert b"content-security-policy: default-src 'self'" in head
     assert b"x-content-type-options: nosniff" in head and b"x-frame-options: deny" in head
+    assert b"\r\nx-request-id: " in head  # an id on every answer, these too
     assert b'{"error": {"code": "' + code + b'"' in answer

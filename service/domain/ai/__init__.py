@@ -21,6 +21,6 @@ so that no decision takes more than ~110 ms of CPU on the dev machine, on any
 allowed field (`benchmarks/ai.py` prints the figures).
 """
 
-from .player import ComputerPlayer, hint, strategy_for
+from .player import HINT_LEVEL, ComputerPlayer, hint, strategy_for
 
-__all__ = ["ComputerPlayer", "hint", "strategy_for"]
+__all__ = ["HINT_LEVEL", "ComputerPlayer", "hint", "strategy_for"]

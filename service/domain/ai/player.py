@@ -175,6 +175,9 @@ def strategy_for(level: str) -> ComputerPlayer:
     return ComputerPlayer(level)
 
 
+HINT_LEVEL = "expert"
+
+
 def hint(state: GameState) -> Command:
     """The expert's next command for whoever is to move (never an `Explain`)."""
-    return ComputerPlayer("expert", explain=False).next_command(state)
+    return ComputerPlayer(HINT_LEVEL, explain=False).next_command(state)

@@ -1,0 +1,96 @@
+"""Where the server's log lines go and what they look like.
+
+``squares serve`` calls `configure` in every server process: access lines (logger
+``squares.access``) to standard output, everything else at WARNING and above (and
+our own loggers from INFO) to standard error. ``SQUARES_LOG_FORMAT`` chooses the
+shape: ``text`` (the default; one readable line) or ``json`` (one JSON object a
+line, for a log shipper). Every line written while a request is answered carries
+that request's id (`access_log`). Nothing logged here holds a token, an invite or
+claim code or a password: paths hold none (codes travel in bodies and #fragments),
+query strings are never logged, and neither are headers or bodies.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+from . import request_ids
+
+FORMATS = ("text", "json")
+FORMAT_ENV = "SQUARES_LOG_FORMAT"
+ACCESS_LOGGER = "squares.access"
+OUR_LOGGERS = ("service", "cli", "squares")
+# the fields an access line adds to its record (`access_log`), in this order
+ACCESS_FIELDS = ("method", "route", "status", "duration_ms", "game_id", "client")
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
+
+
+def log_format(value: str | None = None) -> str:
+    """The chosen format (``SQUARES_LOG_FORMAT`` unless given); ValueError if unknown."""
+    chosen = (value if value is not None else os.environ.get(FORMAT_ENV, "")) or "text"
+    if chosen not in FORMATS:
+        raise ValueError(f"{FORMAT_ENV} must be one of {', '.join(FORMATS)}, not {chosen!r}")
+    return chosen
+
+
+class RequestIdFilter(logging.Filter):
+    """Puts the current request's id on every record (``-`` outside a request)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not hasattr(record, "request_id"):
+            record.request_id = request_ids.current() or "-"
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: time, level, logger, message, request_id, the access
+    fields when present, and the traceback of an error."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+            "request_id": getattr(record, "request_id", "-"),
+        }
+        for field in ACCESS_FIELDS:
+            if hasattr(record, field):
+                line[field] = getattr(record, field)
+        if record.exc_info:
+            line["traceback"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False)
+
+
+def formatter_for(fmt: str) -> logging.Formatter:
+    return JsonFormatter() if fmt == "json" else logging.Formatter(TEXT_FORMAT)
+
+
+def configure(fmt: str | None = None) -> None:
+    """Send this process' logs to standard output and error in format `fmt`."""
+    chosen = log_format(fmt)
+    formatter = formatter_for(chosen)
+    # a text access line is its message alone: it names its request id itself
+    access_formatter = formatter if chosen == "json" else logging.Formatter("%(message)s")
+    request_ids = RequestIdFilter()
+
+    def handler(stream: Any, shape: logging.Formatter) -> logging.Handler:
+        made = logging.StreamHandler(stream)
+        made.addFilter(request_ids)
+        made.setFormatter(shape)
+        return made
+
+    access = logging.getLogger(ACCESS_LOGGER)
+    access.handlers = [handler(sys.stdout, access_formatter)]
+    access.setLevel(logging.INFO)
+    access.propagate = False
+    root = logging.getLogger()
+    root.handlers = [handler(sys.stderr, formatter)]
+    root.setLevel(logging.WARNING)
+    for name in OUR_LOGGERS:
+        logging.getLogger(name).setLevel(logging.INFO)

@@ -1,0 +1,126 @@
+"""Request ids and request logs (`service.request_ids`, `service.access_log`,
+`service.logs`): every answer carries an id, every log line of a request names it,
+an error is logged once with its traceback, the JSON shape holds every field, and
+nothing logged holds a token, an invite code or a claim code."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from service import logs
+from service.services import Services
+
+from .helpers import bearer, create_game
+
+
+@pytest.fixture
+def records(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFixture]:
+    """Every record at INFO and above, with the request-id filter the server's
+    handlers have (`logs.configure`)."""
+    caplog.set_level(logging.INFO)
+    id_filter = logs.RequestIdFilter()
+    caplog.handler.addFilter(id_filter)
+    yield caplog
+    caplog.handler.removeFilter(id_filter)
+
+
+def access(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name == logs.ACCESS_LOGGER]
+
+
+@pytest.mark.parametrize("sent", ["abc-123", "req:42/a+b=", "x" * 128,
+                                  "0b8f0f2c-3b6f-4e4f-9c56-0e3b1f5b6a11"])
+def test_a_sane_request_id_is_echoed(client: Any, sent: str) -> None:
+    assert client.get("/healthz", headers={"X-Request-ID": sent}).headers["X-Request-ID"] == sent
+
+
+@pytest.mark.parametrize("sent", ["", "has space", "x" * 129, "<script>", "naïve", "a\tb"])
+def test_an_insane_request_id_is_replaced(client: Any, sent: str) -> None:
+    got = client.get("/healthz", headers={"X-Request-ID": sent}).headers["X-Request-ID"]
+    assert got != sent and len(got) == 32 and int(got, 16) >= 0
+
+
+def test_every_answer_carries_a_request_id_errors_too(client: Any) -> None:
+    answers = [client.get("/healthz"), client.get("/api/games/nope"),
+               client.post("/api/games", data="{", content_type="application/json"),
+               client.get("/no/such/page"), client.get("/")]
+    ids = [a.headers.get("X-Request-ID") for a in answers]
+    assert [a.status_code for a in answers] == [200, 404, 400, 404, 200]
+    assert all(ids) and len(set(ids)) == len(ids)
+
+
+def test_one_access_record_per_request_with_its_fields(
+        client: Any, records: pytest.LogCaptureFixture) -> None:
+    game = create_game(client)
+    records.clear()
+    answer = client.get(f"/api/games/{game['game_id']}", headers={"X-Request-ID": "r-1"})
+    [line] = access(records)
+    assert answer.status_code == 200
+    assert {k: getattr(line, k) for k in ("request_id", "method", "route", "status",
+                                         "game_id", "client")} == {
+        "request_id": "r-1", "method": "GET", "route": "/api/games/<game_id>",
+        "status": 200, "game_id": game["game_id"], "client": "127.0.0.1"}
+    assert line.duration_ms >= 0  # type: ignore[attr-defined]
+    assert "id=r-1" in line.getMessage()  # the text line names it too
+
+
+def test_the_json_format_holds_every_field(client: Any,
+                                           records: pytest.LogCaptureFixture) -> None:
+    client.get("/api/games/nope", headers={"X-Request-ID": "r-2"})
+    [line] = access(records)
+    shaped = json.loads(logs.JsonFormatter().format(line))
+    assert shaped["request_id"] == "r-2" and shaped["logger"] == "squares.access"
+    assert {k: shaped[k] for k in ("method", "route", "status", "game_id", "client")} == {
+        "method": "GET", "route": "/api/games/<game_id>", "status": 404, "game_id": "nope",
+        "client": "127.0.0.1"}
+    assert set(shaped) >= {"time", "level", "message", "duration_ms"}
+
+
+def test_an_error_is_logged_once_with_its_request_id_and_traceback(
+        client: Any, services: Services, monkeypatch: pytest.MonkeyPatch,
+        records: pytest.LogCaptureFixture) -> None:
+    def broken(*_: Any, **__: Any) -> Any:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(services, "high_scores", broken)
+    answer = client.get("/api/highscores", headers={"X-Request-ID": "boom-1"})
+    assert answer.status_code == 500
+    errors = [r for r in records.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1
+    [error] = errors
+    assert error.request_id == "boom-1"  # type: ignore[attr-defined]
+    shaped = json.loads(logs.JsonFormatter().format(error))
+    assert shaped["request_id"] == "boom-1" and shaped["level"] == "ERROR"
+    assert "RuntimeError: disk on fire" in shaped["traceback"]
+    text = logging.Formatter(logs.TEXT_FORMAT).format(error)
+    assert "[boom-1]" in text and "Traceback" in text
+
+
+def test_no_token_or_code_is_ever_logged(client: Any,
+                                         records: pytest.LogCaptureFixture) -> None:
+    game = create_game(client)
+    token = game["token"]
+    client.post(f"/api/games/{game['game_id']}/lines", json={"x": 1, "y": 0},
+                headers=bearer(token))
+    client.post(f"/api/games/{game['game_id']}/lines", json={"x": 1, "y": 0},
+                headers=bearer("wrong-" + token))
+    online = create_game(client, mode="online")
+    code = online["invite"]["code"]
+    claimed = client.post(f"/api/games/{online['game_id']}/claim",
+                          json={"code": code, "name": "Bob"})
+    secrets = [token, online["token"], code, claimed.get_json()["token"]]
+    shaped = [logs.JsonFormatter().format(r) for r in records.records]
+    text = records.text + "\n".join(shaped)
+    assert len(access(records)) == 5
+    assert not [s for s in secrets if s in text]
+
+
+def test_an_unknown_log_format_is_refused() -> None:
+    assert logs.log_format("json") == "json" and logs.log_format("") == "text"
+    with pytest.raises(ValueError, match="SQUARES_LOG_FORMAT"):
+        logs.log_format("yaml")
