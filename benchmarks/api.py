@@ -1,8 +1,8 @@
 """JSON API latency (prints figures, asserts nothing).
 
 In one run, against one app on a fresh migrated temp SQLite file, both over real
-HTTP (werkzeug's threaded server on a 127.0.0.1 port in a background thread, one
-keep-alive connection) and through the Flask test client (no sockets):
+HTTP (the server ``squares serve`` runs, uvicorn with its settings and the WSGI
+bridge, in a thread of this process on a 127.0.0.1 port; one keep-alive connection) and through the Flask test client (no sockets):
 
 1. the median latency of a bare JSON endpoint, ``GET /healthz``;
 2. the median latency of ``POST /api/games/{id}/lines`` (with ``expected_version``
@@ -34,18 +34,15 @@ import random
 import statistics
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server  # noqa: E402
-
 from benchmarks import _results  # noqa: E402
+from benchmarks._server import asgi_server  # noqa: E402
 from service.app import create_app  # noqa: E402
 from service.services import Services  # noqa: E402
 from service.store import migrate  # noqa: E402
@@ -54,13 +51,6 @@ HOST = "127.0.0.1"
 TARGET_RATIO = 3.0
 TARGET_REPLAY_MS = 10.0
 JSON_HEADERS = {"Content-Type": "application/json"}
-
-
-class QuietHandler(WSGIRequestHandler):
-    protocol_version = "HTTP/1.1"  # keep-alive: time the app, not TCP connects
-
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        pass
 
 
 # -- two ways to send a request -------------------------------------------------------
@@ -95,20 +85,6 @@ class TestClient:
              headers: dict[str, str]) -> tuple[int, bytes, str]:
         response = self.client.open(path, method=method, json=body, headers=headers)
         return response.status_code, response.get_data(), response.content_type
-
-
-@contextmanager
-def serving(app: Any) -> Iterator[int]:
-    server: BaseWSGIServer = make_server(HOST, 0, app, threaded=True,
-                                         request_handler=QuietHandler)
-    thread = threading.Thread(target=server.serve_forever, name="bench-api", daemon=True)
-    thread.start()
-    try:
-        yield server.server_port
-    finally:
-        server.shutdown()
-        thread.join(timeout=30)
-        server.server_close()
 
 
 # -- measurements ---------------------------------------------------------------------
@@ -287,15 +263,18 @@ def main() -> None:
         migrate(url)
         app = create_app({"DATABASE_URL": url, "RATELIMIT_ENABLED": False})
         services: Services = app.extensions["squares"]
+        # one client address makes every game here: no cap on its unfinished games
+        services.active_games_per_client_setting = 0
         t = time.perf_counter()
         game_id, version = finished_default_game(services)
         print(f"finished 19 x 33 computer_vs_computer game: {version} events "
               f"({time.perf_counter() - t:.2f} s)\n")
-        with serving(app) as port:
+        with asgi_server(app) as port:
             http_client = HttpClient(port)
             try:
                 measured = run_transport(
-                    f"HTTP (werkzeug threaded server, 127.0.0.1:{port}, keep-alive)",
+                    f"HTTP (squares serve's server in this process: uvicorn, one worker; "
+                    f"127.0.0.1:{port}, keep-alive)",
                     http_client.send, services, game_id, version, args.n)
                 figures |= {f"HTTP {k}": v for k, v in measured.items()}
             finally:

@@ -170,8 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{Path(tmp) / 'squares.db'}"
         migrate(url)
-        flask_app = create_app({"DATABASE_URL": url, "SQUARES_ACTIVE_GAMES_PER_CLIENT": 0,
-                                **HIGH_LIMITS})
+        flask_app = create_app({"DATABASE_URL": url, **HIGH_LIMITS})
         app = App(flask_app.wsgi_app)
         play(app, 2, seed=900)  # warm up: imports, caches, the first connections
         started = time.process_time()

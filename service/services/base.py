@@ -4,7 +4,8 @@ abandoning a game past its time (`domain.retention`) when it is next read or pla
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Self, TypeVar
 
@@ -17,7 +18,7 @@ from ..domain.retention import abandon_reason
 from ..domain.rules import decide
 from ..domain.state import GameState, apply_all
 from ..errors import BadSetting, TokenInvalid, TokenMissing, VersionConflict
-from ..store import EventStore, StoredGame, make_engine, utcnow
+from ..store import EventStore, StoredGame, UnitOfWork, make_engine, utcnow
 from .hints import HintCache
 from .results import MoveResult
 
@@ -79,6 +80,15 @@ class ServiceBase:
         """Services on `url` (None: `config.database_url()`); migrate it first."""
         return cls(EventStore(make_engine(url or config.database_url())))
 
+    @contextmanager
+    def _reading(self, uow: UnitOfWork | None) -> Iterator[UnitOfWork]:
+        """`uow` when there is one (its transaction), else a read transaction."""
+        if uow is not None:
+            yield uow
+            return
+        with self.store.unit_of_work(write=False) as reading:
+            yield reading
+
     def _load(self, game_id: str, at: int | None = None) -> tuple[StoredGame, GameState]:
         with self.store.unit_of_work(write=False) as uow:
             return uow.state(game_id, at)
@@ -92,16 +102,17 @@ class ServiceBase:
             game, state = self._load(game_id)
         return game, state
 
-    def _due(self, game: StoredGame, state: GameState, now: datetime | None = None
-             ) -> str | None:
+    def _due(self, game: StoredGame, state: GameState, now: datetime | None = None, *,
+             uow: UnitOfWork | None = None) -> str | None:
         """Why the game is abandoned at `now` (default: the clock), or None
-        (`domain.retention.abandon_reason`, with the invitation of an open seat)."""
+        (`domain.retention.abandon_reason`, with the invitation of an open seat, read
+        in `uow` when given)."""
         if state.over:
             return None
         expires_at = None
         if state.open_seat is not None:
-            with self.store.unit_of_work(write=False) as uow:
-                invitation = uow.invitations.get(game.summary.game_id)
+            with self._reading(uow) as reader:
+                invitation = reader.invitations.get(game.summary.game_id)
             if invitation is not None and invitation.claimed_at is None:
                 expires_at = invitation.expires_at
         return abandon_reason(state, last_event_at=game.summary.updated_at,
@@ -142,18 +153,20 @@ class ServiceBase:
             return None
         return MoveResult(game_id, stored, after.copy())
 
-    def _token_seats(self, game: StoredGame, token: str | None) -> tuple[int, ...]:
+    def _token_seats(self, game: StoredGame, token: str | None,
+                     uow: UnitOfWork | None = None) -> tuple[int, ...]:
         """The seats `token` may move: the creator's token moves every human seat,
         except in an online game, where each seat has its own token (the invited
-        seat's is kept with its invitation). `TokenMissing`/`TokenInvalid` else."""
+        seat's is kept with its invitation, read in `uow` when given).
+        `TokenMissing`/`TokenInvalid` else."""
         if token is None or token == "":
             raise TokenMissing("this game needs its token")
         online = game.summary.mode == "online"
         if security.token_matches(token, game.token_salt, game.token_hash):
             return (1,) if online else (1, 2)
         if online:
-            with self.store.unit_of_work(write=False) as uow:
-                invitation = uow.invitations.get(game.summary.game_id)
+            with self._reading(uow) as reader:
+                invitation = reader.invitations.get(game.summary.game_id)
             if (invitation is not None and invitation.token_hash is not None
                     and invitation.token_salt is not None
                     and security.token_matches(token, invitation.token_salt,

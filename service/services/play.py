@@ -32,7 +32,7 @@ from ..domain.rules import check_playable, decide
 from ..domain.start import start_game
 from ..domain.state import GameState, apply_all, fold
 from ..errors import NotComputerTurn, TooManyGames, VersionConflict
-from ..store import StoredEvent, UnitOfWork
+from ..store import StoredEvent, StoredGame, UnitOfWork
 from .base import computer_owes_a_turn, is_computer_turn
 from .hints import HintCache
 from .online import OnlineService
@@ -108,30 +108,29 @@ class PlayService(OnlineService):
     def _human_move(self, game_id: str, token: str | None, expected_version: int | None,
                     command_for: Callable[[int], Command]) -> MoveResult:
         owed: list[StoredEvent] = []  # a computer turn a crash left unplayed
-        for attempt in range(RETRIES):
-            game, state = self._load(game_id)
-            seats = self._token_seats(game, token)
-            _check_expected(game_id, state.version, expected_version)
-            game, state = self._settle_abandonment(game, state)  # then refused below
-            if computer_owes_a_turn(state):
-                played = self._computer_turn(game_id, state)
-                owed += played.events if played is not None else []
-                game, state = self._load(game_id)
-                expected_version = None if expected_version is None else state.version
-            if is_computer_turn(state):
-                raise RuleViolation(
-                    "not_your_turn", f"it is {state.seat_info(state.turn).name}'s turn",
-                    turn=state.turn,
-                )
-            # A seat the token does not move gets the rules' "not your turn".
-            events = decide(state, command_for(state.turn if state.turn in seats else seats[0]))
-            after = apply_all(state, events)
+        conflicts = settlings = 0
+        while True:
             try:
-                stored = self.store.append(game_id, state.version, events, after)
+                game, state, stored = self._move_in_one_transaction(
+                    game_id, token, expected_version, command_for)
             except VersionConflict:
-                if expected_version is not None or attempt == RETRIES - 1:
+                conflicts += 1
+                if expected_version is not None or conflicts == RETRIES:
                     raise
                 continue
+            if stored is None:  # past its time, or a computer turn owed: settle, then again
+                settlings += 1
+                if settlings > RETRIES:
+                    raise VersionConflict(f"game {game_id} keeps changing",
+                                          current_version=state.version)
+                game, state = self._settle_abandonment(game, state)  # then refused
+                if computer_owes_a_turn(state):
+                    played = self._computer_turn(game_id, state)
+                    owed += played.events if played is not None else []
+                    if expected_version is not None:  # it named the version before that turn
+                        expected_version = self._load(game_id)[1].version
+                continue
+            after = state
             if computer_owes_a_turn(after):
                 computer = self._computer_turn(game_id, after)
                 if computer is not None:
@@ -142,7 +141,31 @@ class PlayService(OnlineService):
                     stored = stored + news
                     after = self._load(game_id, at=stored[-1].seq)[1]
             return MoveResult(game_id, owed + stored, after.copy())
-        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _move_in_one_transaction(
+        self, game_id: str, token: str | None, expected_version: int | None,
+        command_for: Callable[[int], Command],
+    ) -> tuple[StoredGame, GameState, list[StoredEvent] | None]:
+        """Read the game, check the token and the version, decide and append, all in
+        one transaction: (the game, the state after, the events appended). When the
+        game must first be settled (abandoned, or a computer turn owed: neither is
+        played inside a write transaction) nothing is written: (the game, its state,
+        None)."""
+        with self.store.unit_of_work() as uow:
+            game, state = uow.state(game_id)
+            seats = self._token_seats(game, token, uow)
+            _check_expected(game_id, state.version, expected_version)
+            if self._due(game, state, uow=uow) is not None or computer_owes_a_turn(state):
+                return game, state, None
+            if is_computer_turn(state):
+                raise RuleViolation(
+                    "not_your_turn", f"it is {state.seat_info(state.turn).name}'s turn",
+                    turn=state.turn,
+                )
+            # A seat the token does not move gets the rules' "not your turn".
+            events = decide(state, command_for(state.turn if state.turn in seats else seats[0]))
+            after = apply_all(state, events)
+            return game, after, uow.append(game_id, state.version, events, after)
 
     def play_computer_turn(self, game_id: str, token: str | None | Trusted = TRUSTED
                            ) -> MoveResult:

@@ -107,7 +107,11 @@ class UnitOfWork:
             raise ValueError("state_after must be the state after the appended events")
         stored = _stamp(game_id, expected_version, events)
         values = summary_values(state_after, stored[-1].recorded_at, finished_at(stored))
-        self.games.advance(game_id, expected_version, values)
+        try:
+            self.games.advance(game_id, expected_version, values)
+        except VersionConflict:
+            metrics.version_conflict("append")
+            raise
         self.events.insert(stored)
         self.events.announce(game_id, stored[-1].seq)
         self.high_scores.record(stored, state_after)
@@ -157,9 +161,6 @@ class EventStore:
                     yield uow
                 uow.snapshots.publish()
                 metrics.events_committed(uow.appended)
-        except VersionConflict:
-            metrics.version_conflict("append")
-            raise
         except SequenceTaken as exc:
             metrics.version_conflict("append")
             current = self.current_version(exc.game_id)
