@@ -189,7 +189,8 @@ class Reader:
             self.selector.register(s.sock, selectors.EVENT_WRITE, s)
 
     def _connected(self, s: Stream) -> None:
-        assert s.sock is not None
+        if s.sock is None:  # closed earlier in this select batch (a stop, a timeout)
+            return
         code = s.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
         request = (f"GET /api/games/{s.game_id}/live{self.query} HTTP/1.1\r\n"
                    f"Host: 127.0.0.1:{self.port}\r\nAccept: text/event-stream\r\n"
@@ -206,7 +207,8 @@ class Reader:
         self.selector.modify(s.sock, selectors.EVENT_READ, s)
 
     def _read(self, s: Stream) -> None:
-        assert s.sock is not None
+        if s.sock is None:  # closed earlier in this select batch (a stop, a timeout)
+            return
         try:
             data = s.sock.recv(262144)
         except BlockingIOError:

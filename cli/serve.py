@@ -55,7 +55,7 @@ def gunicorn_argv(host: str, port: int, workers: int) -> list[str]:
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64),
               help="gunicorn worker processes.")
-@click.option("--threads", default=32, show_default=True, type=click.IntRange(1, 1000),
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 1000),
               help="Request threads per worker (open live streams need none).")
 @click.option("--no-gunicorn", "single", is_flag=True,
               help="Serve from this process with werkzeug instead of gunicorn.")

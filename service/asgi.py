@@ -26,7 +26,12 @@ from .app import create_app
 from .live.hub import HANDOFF_KEY, Handoff, LiveHub
 from .wsgi_bridge import WsgiBridge
 
-THREADS = 32  # the request thread pool of one process (`squares serve --threads`)
+# The request thread pool of one process (`squares serve --threads`). Requests are
+# Python work under one GIL, and they wait only on the database (bodies are read and
+# answers sent on the loop): a few threads are enough, and more only queue for the GIL
+# (benchmarks/load.py, one run: 2/4/8/32 threads gave 159/171/166/115 moves/s, p99
+# 201/239/283/613 ms, 8.1/7.0/7.1/9.5 ms server CPU a move).
+THREADS = 8
 BODY_TIMEOUT_S = float(os.environ.get("SQUARES_BODY_TIMEOUT_S", "10"))
 
 Message = dict[str, Any]
