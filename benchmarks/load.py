@@ -55,6 +55,7 @@ from benchmarks._server import (  # noqa: E402
     Server,
     running_server,
 )
+from service.asgi import THREADS  # noqa: E402
 
 TARGET_MOVES_PER_S = 400
 TARGET_P99_MS = 100
@@ -423,7 +424,8 @@ def report(play: PhaseResult, health: PhaseResult, peaks_kb: dict[int, int], *,
     def mark(ok: bool) -> str:
         return "ok" if ok else "MISSED"
 
-    print(f"\n== Squares load: {database}, gunicorn {workers} workers x {threads} threads, "
+    shown_threads = threads or f"{THREADS} (squares serve's default)"
+    print(f"\n== Squares load: {database}, gunicorn {workers} workers x {shown_threads} threads, "
           f"{clients} clients, "
           f"{play.elapsed:.1f} s (machine: {os.cpu_count()} cores, shared) ==")
     print(f"games started {play.stats.games_started}, finished {play.stats.games_finished}; "
