@@ -85,3 +85,21 @@ def test_gunicorn_command_line() -> None:
 def test_serve_refuses_a_bad_port(run: Run) -> None:
     assert run("serve", "--port", "70000").exit_code == 2
     assert run("serve", "--workers", "0").exit_code == 2
+
+
+@pytest.mark.parametrize(("env", "says"), [
+    ({"SQUARES_LOG_FORMAT": "yaml"}, "SQUARES_LOG_FORMAT must be one of text, json"),
+    ({"SQUARES_METRICS_PORT": "http"}, "is not a TCP port"),
+    ({"SQUARES_METRICS_PORT": "5000"}, "is the app's own port"),
+])
+def test_serve_refuses_bad_log_and_metrics_settings_before_it_starts(
+        run: Run, monkeypatch: pytest.MonkeyPatch, env: dict[str, str], says: str) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    done = run("serve", "--port", "5000")
+    assert done.exit_code == 2 and says in done.stderr
+
+
+def test_the_gunicorn_master_gets_the_metrics_hooks() -> None:
+    argv = gunicorn_argv("127.0.0.1", 8000, 2)
+    assert argv[argv.index("--config") + 1] == "python:service.gunicorn_conf"
