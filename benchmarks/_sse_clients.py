@@ -337,7 +337,8 @@ def stream_figures(streams: list[dict[str, Any]], acks: dict[str, dict[int, tupl
     from the writer's answer for moves sent after the stream was answered (`acks`:
     game -> seq -> (sent, answered)), events missed (up to the game's final version),
     received twice, out of order; the open quiet-game streams whose last viewer
-    count equals their game's open streams (of how many)."""
+    count equals their game's distinct open source addresses, the clients the count
+    counts (of how many)."""
     delivery: list[float] = []
     missed = twice = disorder = 0
     for s in streams:
@@ -350,7 +351,8 @@ def stream_figures(streams: list[dict[str, Any]], acks: dict[str, dict[int, tupl
         delivery += [at - mine[seq][1] for seq, at in zip(seqs, s["times"], strict=True)
                      if seq in mine and mine[seq][0] >= s["answered_at"]]
     is_open = [s for s in streams if s["state"] == "open"]
-    per_game = Counter(s["game_id"] for s in is_open)
+    per_game = Counter(game_id for game_id, _ in {(s["game_id"], s["source"])
+                                                  for s in is_open})
     ended = [s["game_over"] for s in streams if s["state"] == "ended"]
     return {"answers": dict(Counter(str(s["status"] or s["state"]) for s in streams)),
             "open": len(is_open), "ended_at_game_over": sum(ended),

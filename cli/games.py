@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -194,11 +193,7 @@ def export(app: AppContext, game_id: str, output: Path | None) -> None:
 @pass_app
 def import_game(app: AppContext, file: str) -> None:
     """Import a JSON Lines export as a new game (read-only); prints its id."""
-    data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise CliFailure(f"{file} is not UTF-8 text: {exc.reason} at byte {exc.start}") from exc
-    with app.services() as services:
-        new_id = services.import_game(text)
+    # Read line by line: a stream is refused at its first bad line, unread beyond it.
+    with click.open_file(file, "rb") as source, app.services() as services:
+        new_id = services.import_game(source)
     click.echo(new_id)

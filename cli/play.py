@@ -125,7 +125,8 @@ def check_options(online: bool, join: str | None, code: str | None, resume: str 
 @click.command()
 @click.option("--name", default=None, help="Your name for the high score table.")
 @click.option("--difficulty", type=click.Choice(LEVELS), default="moderate", show_default=True)
-@click.option("--seed", type=int, default=None, help="Seed of the game (default random).")
+@click.option("--seed", type=int, default=None, help="Choose the seed: a practice game, never in the high scores "
+                   "(default: a ranked game with a secret seed).")
 @click.option("--height", type=int, default=DEFAULT_HEIGHT, show_default=True)
 @click.option("--width", type=int, default=DEFAULT_WIDTH, show_default=True)
 @click.option("--online", is_flag=True,

@@ -19,6 +19,7 @@ from service.domain.events import (
     MoveExplained,
     PieceInserted,
     SeatClaimed,
+    SeedRevealed,
     StageAdvanced,
 )
 from service.domain.render import render
@@ -58,8 +59,11 @@ def describe(event: Event, state: GameState) -> str:
         return state.seat_info(seat).name
 
     if isinstance(event, GameCreated):
+        seed = (f"seed committed ({event.seed_commitment[:12]}...)" if event.seed is None
+                else f"seed {event.seed}")
+        kind = "ranked" if event.ranked else "practice"
         return (f"game created: {event.height} x {event.width}, {event.mode} "
-                f"({event.difficulty}), seed {event.seed}, "
+                f"({event.difficulty}), {kind}, {seed}, "
                 f"{len(event.initial_lines)} random lines")
     if isinstance(event, LinePlaced):
         text = f"{name(event.seat)} draws ({event.x}, {event.y}) in stage {event.stage}"
@@ -91,6 +95,8 @@ def describe(event: Event, state: GameState) -> str:
     if isinstance(event, HighScoresEntered):
         entries = ", ".join(f"{e.name} {e.score}" for e in event.entries)
         return f"high scores entered: {entries}"
+    if isinstance(event, SeedRevealed):
+        return f"seed revealed: {event.seed} (it matches the commitment)"
     if isinstance(event, GameAbandoned):
         why = "the invitation expired" if event.reason == "invite_expired" else "idle"
         return f"game abandoned ({why}), no result"

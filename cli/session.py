@@ -14,7 +14,7 @@ from service.domain.commands import Advance, PlaceLine, RuleViolation
 from service.domain.events import Event
 from service.domain.render import render
 from service.domain.state import GameState
-from service.services import MoveResult, Services
+from service.services import HintsOff, MoveResult, Services
 
 from .replay import describe, event_color
 
@@ -129,7 +129,11 @@ class Session:
         return True
 
     def hint(self) -> None:
-        suggestion = self.services.hint(self.game_id)
+        try:  # an online game's hints are its creator's choice, for the seat to move
+            suggestion = self.services.hint(self.game_id, self.token)
+        except (RuleViolation, HintsOff) as exc:
+            click.echo(f"no hint: {exc.message}")
+            return
         if isinstance(suggestion, PlaceLine):
             click.echo(f"hint: draw {suggestion.x} {suggestion.y}")
         elif isinstance(suggestion, Advance):

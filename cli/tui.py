@@ -26,6 +26,7 @@ from service.domain.commands import Advance, PlaceLine, RuleViolation
 from service.domain.events import Event
 from service.domain.render import axis_header, column_offsets, render_status
 from service.domain.state import EMPTY, OWNER_LETTERS, SEAT1, SEAT2, GameState, apply_in_place
+from service.errors import HintsOff
 
 from .replay import describe
 
@@ -227,7 +228,13 @@ class TerminalUI:
         self.play_events(before, events)
 
     def hint(self) -> None:
-        suggestion = self.session.services.hint(self.session.game_id)  # type: ignore[attr-defined]
+        session = self.session
+        try:  # an online game's hints are its creator's choice, for the seat to move
+            suggestion = session.services.hint(session.game_id,  # type: ignore[attr-defined]
+                                               session.token)  # type: ignore[attr-defined]
+        except (RuleViolation, HintsOff) as exc:
+            self.screen.say(f"no hint: {exc.message}", 2)
+            return
         if isinstance(suggestion, PlaceLine):
             self.cursor = Cursor(suggestion.x, suggestion.y, suggestion.x)
             self.screen.say(f"hint: draw ({suggestion.x}, {suggestion.y}) — the cursor is on it; press space")

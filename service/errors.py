@@ -93,3 +93,10 @@ class TooManyGames(ServiceError):
     ``limit``. (The API answers 429.)"""
 
     code = "too_many_games"
+
+
+class HintsOff(ServiceError):
+    """A hint in a game whose creator did not turn hints on (online games). (The API
+    answers 403.)"""
+
+    code = "hints_off"

@@ -4,7 +4,8 @@
   played by the greedy strategy for both seats (no database).
   ``turns=N`` plays N whole turns (default 2), ``finished=True`` plays to game over,
   ``before_end=True`` stops just before the command that ends the game (that
-  command is in ``stream.pending``), ``small=True`` uses a 7 x 9 field.
+  command is in ``stream.pending``), ``small=True`` uses a 7 x 9 field. Streams are
+  of ranked games (their seed secret until the end) unless ``ranked=False``.
 - `GameFactory.create(services=..., ...)` -> `services.CreatedGame`: the same stream
   stored as a new game through the event store, with a token you know.
 - `HighScoreFactory.create(services=..., ...)` -> `services.HighScore`.
@@ -29,8 +30,8 @@ from service.domain.commands import Command, NewGame
 from service.domain.events import Event, GameOver, event_to_json
 from service.domain.players import Greedy
 from service.domain.rules import decide
-from service.domain.start import start_game
-from service.domain.state import GameState, apply_all, fold
+from service.domain.start import start_game, start_state
+from service.domain.state import GameState, apply_all
 from service.services import CreatedGame, HighScore, Services
 
 
@@ -50,15 +51,18 @@ class GameStream:
 def build_stream(*, seed: int, player_name: str, difficulty: str = "moderate",
                  mode: str = "vs_computer", height: int = 19, width: int = 33,
                  second_name: str | None = None, second_level: str | None = None,
-                 turns: int | None = 2, before_end: bool = False) -> GameStream:
-    """Play a game with the greedy strategy for every seat, command by command."""
+                 turns: int | None = 2, before_end: bool = False,
+                 ranked: bool = True) -> GameStream:
+    """Play a game with the greedy strategy for every seat, command by command: a
+    ranked game (its seed the secret its state knows) unless not `ranked`."""
     if mode == "two_players" and second_name is None:
         second_name = "Ayşe Çelik"
-    events = start_game(NewGame(
+    command = NewGame(
         seed=seed, player_name=player_name, difficulty=difficulty, mode=mode,
         height=height, width=width, second_name=second_name, second_level=second_level,
-    ))
-    state = fold(events)
+        ranked=ranked,
+    )
+    events, state = start_game(command), start_state(command)
     strategy = Greedy()
     commands: list[Command] = []
     turns_played = 0
@@ -90,6 +94,7 @@ class EventStreamFactory(factory.Factory):
     second_level = None
     turns = 2
     before_end = False
+    ranked = True
 
     class Params:
         finished = factory.Trait(turns=None)
@@ -109,8 +114,10 @@ def store_stream(services: Services, stream: GameStream,
     """Store `stream` as a new game with a fresh token (returned)."""
     token, salt, token_hash = security.new_token_hash()
     game_id = game_id or uuid.uuid4().hex
+    secret = stream.state.secret_seed if stream.state.game.seed is None else None
     stored = services.store.add_game(game_id, stream.events, stream.state,
-                                     token_hash=token_hash, token_salt=salt)
+                                     token_hash=token_hash, token_salt=salt,
+                                     seed_secret=secret)
     return CreatedGame(game_id, token, stored, stream.state.copy())
 
 

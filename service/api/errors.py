@@ -54,6 +54,7 @@ SERVICE_STATUS = {
     "invite_expired": 410,
     "invalid_stream": 400,
     "too_many_games": 429,
+    "hints_off": 403,
 }
 
 # Rule violations no game state could make valid: 422. The rest depend on the

@@ -3,8 +3,9 @@
 One SSE message per stored event: ``id`` its sequence number, ``event`` its type,
 ``data`` the same JSON as ``/events``. ``Last-Event-ID`` (what a browser's
 ``EventSource`` sends when it reconnects) or ``?after=N`` resumes after that event.
-The stream ends after game over. ``?viewers=1`` makes the stream a spectator's: it
-counts in the game's viewer count (over every server, `service.live.viewers`) and
+The stream ends after game over. ``?viewers=1`` makes the stream a spectator's: its
+client (the address, as for the caps) counts once in the game's viewer count however
+many streams it opens (over every server, `service.live.viewers`), and the stream
 also gets ``event: viewers`` messages, ``{"count": N}``, without ``id``, when that
 count changes. Refused at once, before any stream opens: an unknown game (404), a
 bad ``Last-Event-ID``/``after`` (400), too many streams from one address (429) or in

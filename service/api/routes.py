@@ -259,10 +259,14 @@ def replay(game_id: str, step: int) -> Response:
 
 @blp.route("/games/<game_id>/hint", methods=["GET"])
 @blp.response(200, s.HintSchema)
-@_errors(404, 409)
+@_errors(401, 403, 404, 409)
 def hint(game_id: str) -> Response:
-    """The computer's suggestion for the seat to move now."""
-    return jsonify(hint_view(_services().hint(_game_id(game_id))))
+    """The computer's suggestion for the seat to move now.
+
+    An online game has hints only when its creator turned them on (`hints`, else 403
+    ``hints_off``), and then only for the token of the seat to move (401/403 without
+    it, 409 ``not_your_turn`` for the other seat's). Other games need no token."""
+    return jsonify(hint_view(_services().hint(_game_id(game_id), _token())))
 
 
 @blp.route("/games/<game_id>/board.txt", methods=["GET"])

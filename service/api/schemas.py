@@ -47,7 +47,11 @@ class NewGameSchema(Schema):
     difficulty = fields.String(load_default="moderate", metadata={"enum": list(LEVELS)})
     mode = fields.String(load_default="vs_computer", metadata={"enum": list(MODES)})
     seed = _int(load_default=None, allow_none=True, validate=validate.Range(0, SEED_MAX),
-                metadata={"description": "same seed, same random lines and pieces"})
+                metadata={"description": "a chosen seed makes a practice game (same seed, "
+                                         "same random lines and pieces; never in the high "
+                                         "scores); none: a ranked game with a secret seed"})
+    hints = fields.Boolean(load_default=None, allow_none=True, metadata={
+        "description": "may the seat to move ask for hints? (default: yes, except online)"})
     height = _int(load_default=DEFAULT_HEIGHT,
                   metadata={"description": f"odd, {MIN_SIZE}..{MAX_HEIGHT} (RULES F1)",
                             "minimum": MIN_SIZE, "maximum": MAX_HEIGHT})
@@ -169,7 +173,17 @@ class StateSchema(Schema):
     version = _int(required=True, metadata={"description": "number of events so far"})
     mode = fields.String(required=True)
     difficulty = fields.String(required=True)
-    seed = _int(required=True)
+    seed = fields.String(required=True, allow_none=True, metadata={
+        "description": "a practice game's seed, or a ranked game's once it has ended; "
+                       "null while a ranked game runs (its seed is secret)"})
+    seed_commitment = fields.String(required=True, metadata={
+        "description": "SHA-256 hex of the seed's text: check a revealed seed against it"})
+    ranked = fields.Boolean(required=True, metadata={
+        "description": "false: a practice game (a chosen seed), never in the high scores"})
+    hints = fields.Boolean(required=True, metadata={
+        "description": "whether the seat to move may ask for a hint"})
+    first_seat = _int(required=True, metadata={
+        "description": "who moved first (an online game's is drawn from the seed)"})
     height = _int(required=True)
     width = _int(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
@@ -211,7 +225,8 @@ def _summary_field(hint: Any) -> fields.Field:
     """The JSON field of one `GameSummary` field (datetimes are ISO 8601 text)."""
     optional = type(None) in typing.get_args(hint)
     base = next((a for a in typing.get_args(hint) if a is not type(None)), hint)
-    field = {int: _int, str: fields.String, datetime: fields.String}[base]
+    field = {int: _int, str: fields.String, datetime: fields.String,
+             bool: fields.Boolean}[base]
     return field(required=True, allow_none=optional)
 
 

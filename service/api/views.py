@@ -70,7 +70,11 @@ def state_view(game_id: str, state: GameState) -> dict[str, Any]:
         "version": state.version,
         "mode": game.mode,
         "difficulty": game.difficulty,
-        "seed": game.seed,
+        "seed": state.public_seed,  # never the secret of a ranked game still running
+        "seed_commitment": game.seed_commitment,
+        "ranked": game.ranked,
+        "hints": game.hints,
+        "first_seat": game.first_seat,
         "height": state.height,
         "width": width,
         "seats": [

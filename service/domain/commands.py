@@ -24,7 +24,11 @@ class RuleViolation(Exception):
 
 @dataclass(frozen=True)
 class NewGame:
-    seed: int
+    """A new game. `seed` (its text is what counts; integers are the seeds of
+    simulations and tests) is public in the game's first event unless `ranked`: then
+    it is the server's secret, committed to and revealed at the end (`seeds`)."""
+
+    seed: str | int
     player_name: str
     difficulty: str = "moderate"
     mode: str = "vs_computer"
@@ -32,6 +36,8 @@ class NewGame:
     width: int = DEFAULT_WIDTH
     second_name: str | None = None  # two_players: the second human
     second_level: str | None = None  # computer_vs_computer: seat 2's level
+    ranked: bool = False  # a secret seed, and the human scores enter the high scores
+    hints: bool | None = None  # None: on, except in an online game
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
+from .seeds import commitment
+
 Point = tuple[int, int]
 OwnedSquare = tuple[int, int, str]  # x, y, owner letter (P, C or :)
 
@@ -54,8 +56,17 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class GameCreated(Event):
+    """A new game (`start`). Version 2 commits to the seed (`seeds`): a ranked game's
+    seed is secret until ``seed_revealed``; a practice game's (``ranked`` false) is
+    public here from the start, like every seed of version 1."""
+
     TYPE: ClassVar[str] = "game_created"
-    seed: int
+    VERSION: ClassVar[int] = 2
+    seed: str | None  # None: a ranked game, its seed secret until the game ends
+    seed_commitment: str  # SHA-256 hex of the seed's text
+    ranked: bool  # False: a practice game (a chosen seed), never in the high scores
+    first_seat: int  # who moves first (an online game's is drawn from the seed)
+    hints: bool  # whether the seat to move may ask for a hint
     height: int
     width: int
     mode: str  # vs_computer | two_players | online | computer_vs_computer
@@ -134,6 +145,16 @@ class SeatClaimed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SeedRevealed(Event):
+    """A ranked game's secret seed, revealed when the game ends (game over or
+    abandoned): anyone can check it against ``seed_commitment`` and re-derive every
+    random outcome of the game."""
+
+    TYPE: ClassVar[str] = "seed_revealed"
+    seed: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameOver(Event):
     TYPE: ClassVar[str] = "game_over"
     scores: tuple[int, int]
@@ -185,6 +206,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GameOver,
         HighScoresEntered,
         GameAbandoned,
+        SeedRevealed,
     )
 }
 
@@ -196,9 +218,21 @@ def _line_placed_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "penalty": 5 if penalty else 0}
 
 
+def _game_created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """v1 stored its integer seed in the open: a ranked game whose seed is public from
+    the start, the creator's seat first, hints on (as games were then)."""
+    seed = data["seed"]
+    if type(seed) is not int:
+        raise EventFormatError(f"game_created v1: seed {seed!r} is not an integer")
+    text = str(seed)
+    return {**data, "seed": text, "seed_commitment": commitment(text), "ranked": True,
+            "first_seat": 1, "hints": True}
+
+
 # (type, version) -> function turning that version's data into the next version's.
 UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
     ("line_placed", 1): _line_placed_v1_to_v2,
+    ("game_created", 1): _game_created_v1_to_v2,
 }
 
 

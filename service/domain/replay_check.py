@@ -2,10 +2,15 @@
 
 `replay_check` re-creates the first event from its seed and settings and re-decides
 every player command; everything the rules add to a command (random pieces, game
-over, high score entries) must follow it unchanged. Imports and `verify` use it.
+over, the seed's reveal, high score entries) must follow it unchanged. Imports and
+`verify` use it. The seed is the practice game's public one, the one a ranked game
+revealed when it ended, or (`verify`, which may read it) the server's secret of a
+ranked game still running; it must match the commitment in the first event.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from .commands import (
     Abandon,
@@ -24,33 +29,41 @@ from .events import (
     LinePlaced,
     MoveExplained,
     SeatClaimed,
+    SeedRevealed,
     StageAdvanced,
 )
 from .rules import decide
+from .seeds import commitment
 from .start import start_game
 from .state import CorruptStream, GameState, apply_in_place, fold
 
 
-def replay_check(events: list[Event], *, partial_tail: bool = False) -> GameState:
+def replay_check(events: list[Event], *, partial_tail: bool = False,
+                 secret_seed: str | None = None) -> GameState:
     """Fold `events`, re-deciding everything, to prove the stream is exactly what
     the rules make of its commands and its seed.
 
-    The first event is re-created from its seed and settings (the initial lines);
-    each player command (a line, an advance, the computer's explanation) is
-    re-decided, and every event it causes must follow it unchanged: the random
-    pieces (shape, offset, tries, skip, drawn with `game_rng` exactly as `decide`
-    draws them), game over and the high score entries. Raises `CorruptStream`
-    naming the 1-based position of the first event that differs. A stream that
-    stops inside the events of one command (e.g. after one of three pieces) is
-    refused too, unless `partial_tail` (a prefix of a stream, as a replay shows).
+    The first event is re-created from its seed and settings (the initial lines,
+    who moves first); each player command (a line, an advance, the computer's
+    explanation) is re-decided, and every event it causes must follow it unchanged:
+    the random pieces (shape, offset, tries, skip, drawn with `game_rng` exactly as
+    `decide` draws them), game over, the seed's reveal and the high score entries.
+    Raises `CorruptStream` naming the 1-based position of the first event that
+    differs, and when no seed is known (an unfinished ranked game without
+    `secret_seed`: its random outcomes cannot be checked by anyone but its server).
+    A stream that stops inside the events of one command (e.g. after one of three
+    pieces) is refused too, unless `partial_tail` (a prefix of a stream).
     """
     if not events:
         raise CorruptStream("an empty stream")
     created = events[0]
     if not isinstance(created, GameCreated):
         raise CorruptStream("event 1: a stream starts with game_created")
-    _expect(events, 0, _recreate(created), partial_tail)
+    seed = _known_seed(events, secret_seed)
+    _expect(events, 0, _recreate(created, seed), partial_tail)
     state = fold(events[:1])
+    if created.seed is None:
+        state.know_secret_seed(seed)
     i = 1
     while i < len(events):
         command = _command_behind(events[i])
@@ -69,21 +82,44 @@ def replay_check(events: list[Event], *, partial_tail: bool = False) -> GameStat
     return state
 
 
-def _recreate(created: GameCreated) -> list[Event]:
+def _known_seed(events: list[Event], secret_seed: str | None) -> str:
+    """The stream's seed, checked against the commitment of event 1: a practice
+    game's (event 1), a revealed one, or the given secret."""
+    created = events[0]
+    assert isinstance(created, GameCreated)
+    known = [(1, created.seed)]
+    known += [(i, e.seed) for i, e in enumerate(events, start=1) if isinstance(e, SeedRevealed)]
+    known += [(1, secret_seed)]
+    seeds = [(position, seed) for position, seed in known if seed is not None]
+    if not seeds:
+        raise CorruptStream("event 1: the game is unfinished and its seed is secret, so "
+                            "its random outcomes cannot be checked")
+    for position, seed in seeds:
+        if commitment(seed) != created.seed_commitment:
+            raise CorruptStream(f"event {position}: the seed does not match its commitment")
+    return seeds[0][1]
+
+
+def _recreate(created: GameCreated, seed: str) -> list[Event]:
     """The game_created event that `start_game` makes of this one's settings."""
     first, second = created.seats
     command = NewGame(
-        seed=created.seed, player_name=first.name,
+        seed=seed, player_name=first.name,
         difficulty=first.level if created.mode == "computer_vs_computer" else (
             second.level or created.difficulty),
         mode=created.mode, height=created.height, width=created.width,
         second_name=second.name if created.mode == "two_players" else None,
         second_level=second.level if created.mode == "computer_vs_computer" else None,
+        ranked=created.ranked, hints=created.hints,
     )
     try:
-        return start_game(command)
+        (recreated,) = start_game(command)
     except RuleViolation as exc:
         raise CorruptStream(f"event 1 breaks a rule: {exc.code}") from exc
+    if created.seed is not None and created.ranked:
+        # a game from before commitments (v1): ranked, its seed public from the start
+        recreated = dataclasses.replace(recreated, seed=created.seed)
+    return [recreated]
 
 
 def _expect(events: list[Event], at: int, expected: list[Event], partial_tail: bool) -> None:

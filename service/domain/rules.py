@@ -3,7 +3,7 @@
 `decide(state, command)` is pure: it reads a state, validates the command and
 returns the events it causes, or raises `RuleViolation` with a stable code. The
 commands are in `commands`, the start of a game in `start`; random outcomes are
-drawn from `start.game_rng` and written into events.
+drawn from `seeds.game_rng` and written into events.
 """
 
 from __future__ import annotations
@@ -25,9 +25,12 @@ from .events import (
     PieceInserted,
     Point,
     SeatClaimed,
+    SeedRevealed,
     StageAdvanced,
 )
-from .start import HUMAN_MODES, clean_name, game_rng
+from .names import clean_name
+from .seeds import game_rng
+from .start import HUMAN_MODES
 from .state import EMPTY, GameState, apply_in_place
 
 PENALTY = 5
@@ -98,7 +101,13 @@ def _abandon(state: GameState, command: Abandon) -> list[Event]:
         raise RuleViolation("invalid_reason", f"no abandonment reason {command.reason!r}")
     if command.reason == "invite_expired" and state.open_seat is None:
         raise RuleViolation("not_waiting", "this game waits for no invited friend")
-    return [GameAbandoned(command.reason)]
+    return [GameAbandoned(command.reason), *_reveal(state)]
+
+
+def _reveal(state: GameState) -> list[Event]:
+    """A game that ends reveals its secret seed (a ranked game's; a practice game's
+    was public from the start)."""
+    return [] if state.game.seed is not None else [SeedRevealed(state.seed())]
 
 
 def _claim_seat(state: GameState, command: ClaimSeat) -> list[Event]:
@@ -181,13 +190,14 @@ def _advance(batch: _Batch, command: Advance) -> None:
         _insert_pieces(batch, seat)
     else:
         next_seat = 2 if seat == 1 else 1
-        next_round = state.round + 1 if seat == 2 else state.round
+        # a round ends with the turn of the seat that moves second
+        next_round = state.round + 1 if seat != state.game.first_seat else state.round
         batch.add(StageAdvanced(seat, 1, next_seat, next_round, "player"))
 
 
 def _insert_pieces(batch: _Batch, seat: int) -> None:
     """RULES T4: a 3-line, a 2-line and a 1-line piece, in this order."""
-    rng = game_rng(batch.state.game.seed, batch.state.version, "pieces")
+    rng = game_rng(batch.state.seed(), batch.state.version, "pieces")
     for size in pieces.PIECE_SIZES:
         state = batch.state
         shape, lines, tries = pieces.draw_piece(
@@ -241,6 +251,8 @@ def _game_over_if_full(batch: _Batch) -> bool:
     if state.empty_slots:
         return False
     batch.add(game_over_event(state))
+    for event in _reveal(state):
+        batch.add(event)
     entries = high_score_entries(state)
     if entries:
         batch.add(HighScoresEntered(entries))
@@ -256,7 +268,9 @@ def game_over_event(state: GameState) -> GameOver:
 
 
 def high_score_entries(state: GameState) -> tuple[HighScoreEntry, ...]:
-    """RULES E1, M2, M3: the human seats' final scores."""
+    """RULES E1, M2, M3: the human seats' final scores; none from a practice game."""
+    if not state.game.ranked:
+        return ()
     mode = state.game.mode
     difficulty = mode if mode in HUMAN_MODES else state.game.difficulty
     return tuple(

@@ -1,50 +1,25 @@
 """Starting a game (RULES I, M): the seats of each mode, names, levels, the random
-initial lines, and the seeded randomness every later decision draws from.
+initial lines, who moves first, and the seed every later decision draws from.
 
-`start_game(NewGame)` is pure. All randomness comes from `game_rng`, seeded from the
-game's seed and the stream position, and every random outcome is written into events.
+`start_game(NewGame)` is pure. All randomness comes from `seeds.game_rng`, seeded from
+the game's seed and the stream position, and every random outcome is written into
+events. A ranked game's first event carries only the commitment to its seed
+(`seeds`); `start_state` is the state of a new game as its server knows it.
 """
 
 from __future__ import annotations
 
-import random
-import unicodedata
-
 from .board import FieldSizeError, geometry
 from .commands import NewGame, RuleViolation
 from .events import Event, GameCreated, Seat
+from .names import clean_name
+from .seeds import commitment, game_rng
+from .state import GameState, fold
 
 LEVELS = ("easy", "moderate", "hard", "expert")
 MODES = ("vs_computer", "two_players", "online", "computer_vs_computer")
 # Modes where both seats are humans: no computer level, their own high score class.
 HUMAN_MODES = ("two_players", "online")
-NAME_MAX = 32
-
-
-def game_rng(seed: int, version: int, purpose: str) -> random.Random:
-    """The random generator for one decision of a game (RULES I5).
-
-    Seeding from (seed, stream position, purpose) keeps `decide` pure and makes a
-    game reproducible from its first event.
-    """
-    return random.Random(f"squares:{seed}:{version}:{purpose}")
-
-
-def clean_name(name: object, field: str = "player_name") -> str:
-    if not isinstance(name, str):
-        raise RuleViolation("invalid_name", "a name must be text", field=field)
-    name = name.strip()
-    if not 1 <= len(name) <= NAME_MAX:
-        raise RuleViolation(
-            "invalid_name", f"a name has 1 to {NAME_MAX} characters", field=field
-        )
-    if any(unicodedata.category(c).startswith("C") for c in name):
-        raise RuleViolation(
-            "invalid_name",
-            "a name cannot hold control, invisible or unassigned characters",
-            field=field,
-        )
-    return name
 
 
 def _check_level(level: str, field: str) -> str:
@@ -62,12 +37,17 @@ def start_game(command: NewGame) -> list[Event]:
         raise RuleViolation("invalid_field_size", str(exc)) from exc
     seats = _seats(command)
     difficulty = "none" if command.mode in HUMAN_MODES else command.difficulty
-    rng = game_rng(command.seed, 0, "initial_lines")
+    seed = str(command.seed)
+    rng = game_rng(seed, 0, "initial_lines")
     chosen = rng.sample(g.inner_slots, g.initial_line_count())
     initial = tuple(sorted(g.xy(i) for i in chosen))
     return [
         GameCreated(
-            seed=command.seed,
+            seed=None if command.ranked else seed,
+            seed_commitment=commitment(seed),
+            ranked=command.ranked,
+            first_seat=first_seat(seed, command.mode),
+            hints=command.mode != "online" if command.hints is None else command.hints,
             height=g.height,
             width=g.width,
             mode=command.mode,
@@ -76,6 +56,22 @@ def start_game(command: NewGame) -> list[Event]:
             initial_lines=initial,
         )
     ]
+
+
+def start_state(command: NewGame) -> GameState:
+    """The state of the game `command` starts, knowing its seed even when it is the
+    ranked game's secret (the server's view, and that of simulations)."""
+    state = fold(start_game(command))
+    state.know_secret_seed(str(command.seed))
+    return state
+
+
+def first_seat(seed: str, mode: str) -> int:
+    """Who moves first: in an online game a draw from the seed (committed, so neither
+    player can choose it); else seat 1, the human against the computer (RULES I4)."""
+    if mode != "online":
+        return 1
+    return game_rng(seed, 0, "first_seat").choice((1, 2))
 
 
 def _seats(command: NewGame) -> tuple[Seat, Seat]:

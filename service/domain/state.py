@@ -32,9 +32,11 @@ from .events import (
     Point,
     Seat,
     SeatClaimed,
+    SeedRevealed,
     StageAdvanced,
 )
 from .pieces import PIECE_SIZES
+from .seeds import SeedUnknown, commitment
 
 # Who drew a line (``lines``) / who owns a box (``owners``).
 EMPTY = 0
@@ -95,6 +97,32 @@ class GameState:
     winner: int | None = None
     high_scores_entered: bool = False
     abandoned: str | None = None
+    # A ranked game's seed once ``seed_revealed`` says it (public, like game.seed).
+    revealed_seed: str | None = None
+    # The server's secret seed of a ranked game (`know_secret_seed`): no event holds
+    # it while the game runs, so no reader may show it.
+    secret_seed: str | None = field(default=None, repr=False, compare=False)
+
+    # -- the seed --------------------------------------------------------------
+    @property
+    def public_seed(self) -> str | None:
+        """The seed as anyone may know it: a practice game's, or a revealed one."""
+        return self.game.seed if self.game.seed is not None else self.revealed_seed
+
+    def know_secret_seed(self, seed: str) -> None:
+        """Give this (private) state its ranked game's secret seed, which must be the
+        one the first event commits to (`CorruptStream` otherwise)."""
+        if commitment(seed) != self.game.seed_commitment:
+            raise CorruptStream("the secret seed does not match the game's commitment")
+        self.secret_seed = seed
+
+    def seed(self) -> str:
+        """The seed random decisions draw from; `SeedUnknown` when only the
+        commitment is known."""
+        seed = self.public_seed if self.public_seed is not None else self.secret_seed
+        if seed is None:
+            raise SeedUnknown("this game's seed is secret until it ends")
+        return seed
 
     # -- reading the board -------------------------------------------------
     @property
@@ -154,6 +182,8 @@ class GameState:
             winner=self.winner,
             high_scores_entered=self.high_scores_entered,
             abandoned=self.abandoned,
+            revealed_seed=self.revealed_seed,
+            secret_seed=self.secret_seed,
         )
 
 
@@ -196,7 +226,13 @@ def _initial_state(created: GameCreated) -> GameState:
         owners=bytearray(g.cells),
         sides=bytearray(sides),
         empty_slots=len(g.slots) - len(g.wall_slots),
+        turn=created.first_seat,
+        current_turn=TurnRecord(created.first_seat),
     )
+    if created.first_seat not in SEAT_LETTERS:
+        raise CorruptStream(f"no seat {created.first_seat} to move first")
+    if created.seed is not None and commitment(created.seed) != created.seed_commitment:
+        raise CorruptStream("the seed does not match its commitment")
     for x, y in created.initial_lines:
         _draw(state, _empty_slot(state, x, y), SYSTEM)
     # RULES I3: every box formed at the start is ownerless.
@@ -209,7 +245,7 @@ def _initial_state(created: GameCreated) -> GameState:
 
 def apply_in_place(state: GameState, event: Event) -> None:
     """Apply `event` to `state` itself. Only for private scratch copies."""
-    if state.over and not isinstance(event, HighScoresEntered):
+    if state.over and not isinstance(event, HighScoresEntered | SeedRevealed):
         raise CorruptStream(f"{event.TYPE} after game_over")
     handler = _HANDLERS.get(type(event))
     if handler is None:
@@ -308,6 +344,14 @@ def _on_high_scores_entered(state: GameState, e: HighScoresEntered) -> None:
     state.high_scores_entered = True
 
 
+def _on_seed_revealed(state: GameState, e: SeedRevealed) -> None:
+    if not state.over or state.public_seed is not None:
+        raise CorruptStream("a secret seed is revealed once, when its game has ended")
+    if commitment(e.seed) != state.game.seed_commitment:
+        raise CorruptStream("the revealed seed does not match its commitment")
+    state.revealed_seed = e.seed
+
+
 def _on_game_abandoned(state: GameState, e: GameAbandoned) -> None:
     if e.reason == "invite_expired" and state.open_seat is None:
         raise CorruptStream("invite_expired in a game that waits for nobody")
@@ -324,6 +368,7 @@ _HANDLERS = {
     GameOver: _on_game_over,
     HighScoresEntered: _on_high_scores_entered,
     GameAbandoned: _on_game_abandoned,
+    SeedRevealed: _on_seed_revealed,
 }
 
 

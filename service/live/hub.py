@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
-from .. import metrics
+from .. import config, metrics, security
 from ..store import EventStore
 from .feed import Feed
 from .reads import Page, SharedReads
@@ -127,7 +127,8 @@ class LiveHub:
         gone.add_done_callback(client_gone)
         body = stream(self.feed, self.reads, request.game_id, request.after,
                       heartbeat_s=self.settings.heartbeat_s, max_s=self.settings.max_s,
-                      viewers=self.viewers if request.spectator else None)
+                      viewers=self.viewers if request.spectator else None,
+                      viewer=_viewer(request))
         try:
             async with contextlib.aclosing(body):
                 async for chunk in body:
@@ -172,6 +173,14 @@ class LiveHub:
         self.feed.stop()
         self.viewers.stop()
         self.reads.close()
+
+
+def _viewer(request: StreamRequest) -> str:
+    """Who a spectator is for the viewer count: the keyed hash of its address, as the
+    cap on active games per address has it (never the address); "" for other streams."""
+    if not request.spectator:
+        return ""
+    return security.client_key(request.client, config.client_salt())
 
 
 async def _disconnected(receive: Receive) -> None:

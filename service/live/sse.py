@@ -3,8 +3,9 @@
 A stream sends one message per stored event (``id`` = seq, ``event`` = type,
 ``data`` = the event as ``/events`` shows it), woken by the process's `Feed`.
 A spectator stream (`Viewers` given) also sends ``event: viewers`` messages with
-``{"count": N}`` when the number of spectators changes; they carry no ``id``, so
-the browser's ``Last-Event-ID`` stays the last event's seq.
+``{"count": N}`` when the number of spectators (distinct clients, not streams)
+changes; they carry no ``id``, so the browser's ``Last-Event-ID`` stays the last
+event's seq.
 
 `stream` is an async generator on the server's event loop: an open stream costs a
 coroutine, a future and a timer, never a thread.
@@ -51,7 +52,8 @@ def restart_message() -> bytes:
 
 async def stream(feed: Feed, reads: SharedReads, game_id: str, after: int, *,
                  heartbeat_s: float, max_s: float,
-                 viewers: Viewers | None = None) -> AsyncIterator[bytes]:
+                 viewers: Viewers | None = None,
+                 viewer: str = "") -> AsyncIterator[bytes]:
     """The SSE text of `game_id`'s events after `after`, as they are committed (bytes,
     as sent).
 
@@ -60,8 +62,9 @@ async def stream(feed: Feed, reads: SharedReads, game_id: str, after: int, *,
     after game over, after `max_s` seconds (the client reconnects with
     ``Last-Event-ID``) or when the feed drains (a server stop: a last ``retry:``).
     A ``: ping`` comment after `heartbeat_s` seconds of silence lets the server
-    notice a client that has gone. With `viewers`, the stream counts as a spectator
-    while it is open and reports the spectator count.
+    notice a client that has gone. With `viewers`, the stream's client `viewer` (the
+    keyed hash of its address, `security.client_key`) counts as a spectator while the
+    stream is open, and the stream reports the spectator count.
     """
     deadline = time.monotonic() + max_s
     # A spectator's stream pings more often: a closed one is only noticed at a write,
@@ -70,7 +73,7 @@ async def stream(feed: Feed, reads: SharedReads, game_id: str, after: int, *,
     with ExitStack() as stack:
         stack.enter_context(feed.watch(game_id))
         if viewers is not None:
-            stack.enter_context(viewers.viewing(game_id))
+            stack.enter_context(viewers.viewing(game_id, viewer))
         yield f"retry: {RETRY_MS}\n\n".encode()
         last_sent = after
         shown: int | None = None

@@ -9,14 +9,22 @@ from datetime import timedelta
 from .. import security
 from ..domain.commands import RuleViolation
 from ..domain.events import Event, EventFormatError
-from ..domain.start import clean_name
+from ..domain.names import clean_name
 from ..domain.state import CorruptStream, fold
 from ..errors import GameExists, GameNotFound
 from ..store import HighScore, UnitOfWork
 from ..store.games import summary_of
 from .base import ServiceBase, computer_owes_a_turn
+from .names import refuse_look_alike
 from .results import Problem, Waiting
-from .streams import check_stream, parse_stream, stream_digest, to_jsonl
+from .streams import (
+    LineSource,
+    check_stream,
+    parse_lines,
+    parse_stream,
+    stream_digest,
+    to_jsonl,
+)
 from .verify import verify_game
 
 SCORE_LIMIT = 2**31  # the high_scores.score column is a 32-bit integer
@@ -31,6 +39,7 @@ class AdminService(ServiceBase):
                                 f"a score is a whole number from {-SCORE_LIMIT} to "
                                 f"{SCORE_LIMIT - 1}", field="score")
         with self.store.unit_of_work() as uow:
+            refuse_look_alike(uow, name, "name")
             return uow.high_scores.add(name, int(score), difficulty)
 
     def remove_high_score(self, entry_id: int) -> None:
@@ -67,16 +76,17 @@ class AdminService(ServiceBase):
             uow.games.get(game_id)
             return to_jsonl([s.event for s in uow.events.load(game_id)])
 
-    def import_game(self, text: str) -> str:
-        """Store an exported stream as a game (read-only: nobody knows its token).
+    def import_game(self, stream: str | LineSource) -> str:
+        """Store an exported stream, a text or a binary file read line by line, as a
+        game (read-only: nobody knows its token).
 
-        The stream is parsed strictly and proved by `streams.check_stream` (every
-        random outcome re-derived from the seed); on any error nothing is written and
-        `InvalidStream` names the 1-based line. The game's id is the stream's digest:
+        The stream is parsed strictly within `streams`' bounds and proved by
+        `streams.check_stream` (every random outcome re-derived from the seed); on any
+        error nothing is written and `InvalidStream` names the 1-based line. The game's id is the stream's digest:
         the same stream a second time is refused (`GameExists`), and so is a stream
         that is the same game as a stored one (one is a prefix of the other).
         """
-        events = parse_stream(text)
+        events = parse_stream(stream) if isinstance(stream, str) else parse_lines(stream)
         state = check_stream(events)
         game_id = stream_digest(events)
         _, salt, token_hash = security.new_token_hash()

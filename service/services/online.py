@@ -25,6 +25,7 @@ from ..domain.state import apply_all
 from ..errors import InviteClaimed, InviteExpired, InviteInvalid, NotOnline
 from ..store import UnitOfWork
 from .base import ServiceBase
+from .names import refuse_look_alike
 from .results import ClaimedSeat, Invite
 
 
@@ -43,8 +44,9 @@ class OnlineService(ServiceBase):
 
         `InviteInvalid` for a wrong code, `InviteClaimed` once it was used,
         `InviteExpired` after its time, `NotOnline` for a game without invitation,
-        a `RuleViolation` for a bad name or an abandoned game (``game_abandoned``);
-        nothing is written then."""
+        a `RuleViolation` for a bad name, one that looks like another name in the
+        high score table (``name_confusable``) or an abandoned game
+        (``game_abandoned``); nothing is written then."""
         with self.store.unit_of_work() as uow:
             game, state = uow.state(game_id)
             invitation = uow.invitations.get(game_id)
@@ -66,6 +68,7 @@ class OnlineService(ServiceBase):
             seat = state.open_seat
             events = decide(state, ClaimSeat(seat, name))
             after = apply_all(state, events)
+            refuse_look_alike(uow, after.seat_info(seat).name, "name")
             token, salt, token_hash = security.new_token_hash()
             if not uow.invitations.claim(game_id, token_hash=token_hash, token_salt=salt,
                                          claimed_at=now):

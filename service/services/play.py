@@ -21,7 +21,6 @@ address, creating another is refused (`TooManyGames`). Callers without an addres
 from __future__ import annotations
 
 import enum
-import secrets
 import uuid
 from collections.abc import Callable
 
@@ -29,12 +28,14 @@ from .. import config, metrics, security
 from ..domain import ai
 from ..domain.commands import Advance, Command, NewGame, PlaceLine, RuleViolation
 from ..domain.rules import check_playable, decide
-from ..domain.start import start_game
-from ..domain.state import GameState, apply_all, fold
-from ..errors import NotComputerTurn, TooManyGames, VersionConflict
+from ..domain.seeds import new_seed
+from ..domain.start import start_game, start_state
+from ..domain.state import GameState, apply_all
+from ..errors import HintsOff, NotComputerTurn, TooManyGames, VersionConflict
 from ..store import StoredEvent, StoredGame, UnitOfWork
 from .base import computer_owes_a_turn, is_computer_turn
 from .hints import HintCache
+from .names import refuse_look_alike_seats
 from .online import OnlineService
 from .results import CreatedGame, MoveResult
 
@@ -57,27 +58,33 @@ class PlayService(OnlineService):
     def create_game(self, *, player_name: str, difficulty: str = "moderate",
                     mode: str = "vs_computer", seed: int | None = None,
                     height: int = 19, width: int = 33, second_name: str | None = None,
-                    second_level: str | None = None,
+                    second_level: str | None = None, hints: bool | None = None,
                     client_address: str | None = None) -> CreatedGame:
-        """A new game; `client_address`: who asks (the API), for the cap on active
-        games per address (`TooManyGames`); None (the CLI) has no cap."""
-        if seed is None:
-            seed = secrets.randbelow(2**31)
-        events = start_game(NewGame(
-            seed=seed, player_name=player_name, difficulty=difficulty, mode=mode,
+        """A new game: ranked, with a secret seed (`domain.seeds`), unless the caller
+        chose a `seed`, which makes it a practice game (its seed public, its scores
+        never in the high score table). `hints`: whether the seat to move may ask for
+        hints (None: yes, except in an online game). `client_address`: who asks (the
+        API), for the cap on active games per address (`TooManyGames`); None (the
+        CLI) has no cap."""
+        command = NewGame(
+            seed=new_seed() if seed is None else seed, ranked=seed is None, hints=hints,
+            player_name=player_name, difficulty=difficulty, mode=mode,
             height=height, width=width, second_name=second_name, second_level=second_level,
-        ))
-        state = fold(events)
+        )
+        events = start_game(command)
+        state = start_state(command)
         token, salt, token_hash = security.new_token_hash()
         game_id = uuid.uuid4().hex
         invite = None
         creator = (None if client_address is None
                    else security.client_key(client_address, config.client_salt()))
         with self.store.unit_of_work() as uow:
+            refuse_look_alike_seats(uow, state.seats)
             if creator is not None:
                 self._check_cap(uow, creator)
             stored = uow.add_game(game_id, events, state, token_hash=token_hash,
-                                  token_salt=salt, creator=creator)
+                                  token_salt=salt, creator=creator,
+                                  seed_secret=state.secret_seed if command.ranked else None)
             if state.open_seat is not None:
                 invite = self._invite(uow, game_id)
         return CreatedGame(game_id, token, stored, state.copy(), invite)
@@ -197,12 +204,27 @@ class PlayService(OnlineService):
             game = uow.games.get(game_id)
         return self._token_seats(game, token)
 
-    def hint(self, game_id: str) -> Command:
-        """The AI's move for the seat to move; computed once per (game, version)."""
-        _, state = self._load_settled(game_id)
+    def hint(self, game_id: str, token: str | None = None) -> Command:
+        """The AI's move for the seat to move; computed once per (game, version).
+
+        Hints are a player's action in an online game: none unless its creator turned
+        them on (`HintsOff`), and then only for the token of the seat to move, so
+        neither the opponent nor a spectator consults the engine. Other games (against
+        the computer, two players on one screen) need no token."""
+        game, state = self._load_settled(game_id)
+        if not state.game.hints:
+            raise HintsOff("hints are off in this game: its creator did not turn them on")
+        if state.game.mode == "online":
+            self._check_hint_seat(game, state, token)
         check_playable(state)
         return self._hints.get_or_compute((game_id, state.version),
                                           lambda: _timed_hint(state))
+
+
+    def _check_hint_seat(self, game: StoredGame, state: GameState, token: str | None) -> None:
+        if state.turn not in self._token_seats(game, token):
+            raise RuleViolation("not_your_turn", "a hint is only for the seat to move",
+                                turn=state.turn)
 
 
 def _timed_hint(state: GameState) -> Command:

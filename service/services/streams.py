@@ -4,10 +4,17 @@ is what the rules make of it, and name the exact line that is not."""
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
+from collections import Counter
+from functools import cache
+from itertools import accumulate
+from typing import Any, Protocol
 
+from ..domain.board import MAX_HEIGHT, MAX_WIDTH, geometry
 from ..domain.events import Event, EventFormatError, event_from_dict, event_to_json
+from ..domain.names import NAME_MAX
 from ..domain.replay_check import replay_check
 from ..domain.state import CorruptStream, GameState, apply_in_place, fold
 from ..errors import InvalidStream
@@ -28,29 +35,209 @@ def refusal(line: int, reason: str) -> InvalidStream:
     return InvalidStream(f"line {line}: {reason}", line=line, reason=reason)
 
 
+# -- bounds -------------------------------------------------------------------------
+# An import holds at most one legal game, so every bound below is derived from the
+# largest game the rules allow (RULES F1's largest field); a stream past one is
+# refused at the line that crosses it, and nothing after that line is read.
+
+MAX_DEPTH = 8  # an event nests 4 deep: the line, data, a list of points, a point
+MAX_INT_DIGITS = 20  # the largest integer in a stream: a v1 seed, at most 2**63 - 1
+EVENT_KEYS = frozenset({"type", "v", "data"})
+
+# The canonical size, newline included, that each event after the first is given
+# in `most_stream_bytes`: the largest the rules allow on the largest field, rounded up
+# (see tests/unit/test_stream_bounds.py, which builds them).
+LINE_PLACED_BYTES = 128  # two squares (a line borders two boxes), a penalty
+STAGE_ADVANCED_BYTES = 112
+PIECE_INSERTED_BYTES = 224  # three lines, the shape, six squares, a hundred tries
+MOVE_EXPLAINED_BYTES = 384  # the computer's sentence; its path's directions apart
+DIRECTION_BYTES = 2  # each line of a computer's stage-1 path names one direction
+ENDING_BYTES = 2048  # seat_claimed, game_over or game_abandoned, seed_revealed and
+# high_scores_entered, their names of NAME_MAX characters escaped if need be
+
+
+def open_slots(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
+    """The inner line slots a game on this field starts with empty (RULES I2)."""
+    g = geometry(height, width)
+    return len(g.inner_slots) - g.initial_line_count()
+
+
+def most_events(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
+    """An upper bound on the events of any game on a `height` x `width` field.
+
+    Every line_placed fills an open slot, and every turn but the last draws its
+    stage-2 line (RULES T3) in one, so a game has at most as many turns as open slots.
+    A turn has at most three stage advances (1 to 2 to 3 to 1), three pieces and two
+    explanations (a computer explains its stage 1 and its stage 2 once each: the
+    rules would take more, this service never writes more). Around them: game_created,
+    seat_claimed, and game_over or game_abandoned, seed_revealed, high_scores_entered.
+    """
+    turns = slots = open_slots(height, width)
+    return 2 + slots + turns * (3 + 3 + 2) + 3
+
+
+def largest_event_bytes(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
+    """A generous size of the largest event of a game on this field, its game_created:
+    its initial lines written with ``json.dumps``'s default spacing, both names in
+    12-byte escapes, and 2 KiB for the rest (seed, commitment, settings, keys)."""
+    point = len(f"[{width - 1}, {height - 1}], ")
+    return geometry(height, width).initial_line_count() * point + 2 * NAME_MAX * 12 + 2048
+
+
+def most_stream_bytes(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
+    """An upper bound on the size of a stream of one game on this field: its first
+    line, and the events `most_events` counts at the sizes above."""
+    turns = slots = open_slots(height, width)
+    per_turn = 3 * STAGE_ADVANCED_BYTES + 3 * PIECE_INSERTED_BYTES + 2 * MOVE_EXPLAINED_BYTES
+    per_line = LINE_PLACED_BYTES + DIRECTION_BYTES
+    return MAX_LINE_BYTES + slots * per_line + turns * per_turn + ENDING_BYTES
+
+
+# Four times the largest event: room for any spacing a tool puts between tokens.
+MAX_LINE_BYTES = 4 * largest_event_bytes()
+MAX_EVENTS = most_events()
+MAX_STREAM_BYTES = most_stream_bytes()
+
+
+class LineSource(Protocol):
+    """A binary file: `parse_lines` reads it with bounded ``readline`` calls only."""
+
+    def readline(self, size: int = -1, /) -> bytes: ...
+
+
+class _Refused(ValueError):
+    """A line's JSON that breaks a bound; its message is the reason."""
+
+
+# -- parsing ----------------------------------------------------------------------------
 def parse_stream(text: str) -> list[Event]:
-    """Events of a JSON Lines text, strictly typed (`event_from_dict(strict=True)`);
-    `InvalidStream` with the 1-based line otherwise."""
-    lines = text.split("\n")
-    while lines and lines[-1].strip() == "":
-        lines.pop()
-    if not lines:
-        raise refusal(1, "the stream is empty")
+    """`parse_lines` of a text held in memory (its UTF-8 encoding)."""
+    return parse_lines(io.BytesIO(text.encode("utf-8", "surrogatepass")))
+
+
+def parse_lines(source: LineSource) -> list[Event]:
+    """Events of a JSON Lines stream of UTF-8 text, strictly typed
+    (`event_from_dict(strict=True)`) and within the bounds above; `InvalidStream` with
+    the 1-based line otherwise, and the stream is read no further than that line.
+    Blank lines may end the stream, nowhere else."""
     events: list[Event] = []
-    for number, line in enumerate(lines, start=1):
+    read = 0
+    blank: int | None = None  # the first of the blank lines read since the last event
+    # A longest line and its CR LF, or enough of a longer one to know it is too long.
+    for number, raw in enumerate(iter(lambda: source.readline(MAX_LINE_BYTES + 2), b""),
+                                 start=1):
+        read += len(raw)
+        line = _line_text(number, raw, read)
         if not line.strip():
-            raise refusal(number, "empty line")
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise refusal(number, f"not JSON: {exc.msg} (column {exc.colno})") from exc
-        if not isinstance(raw, dict):
-            raise refusal(number, "not a JSON object")
-        try:
-            events.append(event_from_dict(raw, strict=True))
-        except EventFormatError as exc:
-            raise refusal(number, str(exc)) from exc
+            blank = number if blank is None else blank
+            continue
+        if blank is not None:
+            raise refusal(blank, "empty line")
+        events.append(parse_line(number, line))
+    if not events:
+        raise refusal(1, "the stream is empty")
     return events
+
+
+def _line_text(number: int, raw: bytes, read: int) -> str:
+    """Line `number` (its newline cut) as text, once the bounds allow it."""
+    if number > MAX_EVENTS:
+        raise refusal(number, f"more than {MAX_EVENTS} lines: no game has that many events")
+    if read > MAX_STREAM_BYTES:
+        raise refusal(number, f"the stream passes {MAX_STREAM_BYTES} bytes here: "
+                              "no game's stream is that long")
+    content = raw[:-2] if raw.endswith(b"\r\n") else raw.removesuffix(b"\n")
+    if len(content) > MAX_LINE_BYTES:
+        raise refusal(number, f"longer than {MAX_LINE_BYTES} bytes: no event is that long")
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise refusal(number, f"this line is not UTF-8 text ({exc.reason} at byte "
+                              f"{exc.start + 1})") from exc
+
+
+def parse_line(number: int, line: str) -> Event:
+    """The event of one line of a stream (`InvalidStream` naming `number` if none)."""
+    try:
+        _check_depth(line)
+        raw = json.loads(line, parse_int=_small_int, parse_float=_no_float,
+                         parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        raise refusal(number, f"not JSON: {exc.msg} (column {exc.colno})") from exc
+    except _Refused as exc:
+        raise refusal(number, str(exc)) from exc
+    problem = _envelope_problem(raw)
+    if problem is not None:
+        raise refusal(number, problem)
+    try:
+        return event_from_dict(raw, strict=True)
+    except EventFormatError as exc:
+        raise refusal(number, _shortened(str(exc), 300)) from exc
+
+
+# Strings (an unterminated one runs to the end of the line), so brackets in names
+# do not count; every match starts at a quote and ends past it, so the scan is linear.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _check_depth(line: str) -> None:
+    """Refuse arrays and objects nested deeper than `MAX_DEPTH` before ``json.loads``
+    recurses into them."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", line))
+    if max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH:
+        raise _Refused(f"nested deeper than {MAX_DEPTH}: no event is")
+
+
+def _small_int(text: str) -> int:
+    if len(text) <= 4:
+        return _shared_int(text)
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Refused(f"an integer of {len(text.lstrip('-'))} digits: no event holds "
+                       f"one of more than {MAX_INT_DIGITS}")
+    return int(text)
+
+
+@cache
+def _shared_int(text: str) -> int:
+    """One object for each short integer (at most 11,000 of them): a list of one
+    number repeated costs a pointer per item, not an integer object per item."""
+    return int(text)
+
+
+def _no_float(text: str) -> float:
+    raise _Refused(f"the number {_shortened(text, 30)} is not an integer: no event holds one")
+
+
+def _no_constant(text: str) -> float:
+    raise _Refused(f"not JSON: {text} is not a JSON number")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        twice = next(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
+        raise _Refused(f"the key {_shortened(repr(twice), 40)} twice in one object")
+    return found
+
+
+def _envelope_problem(raw: object) -> str | None:
+    """Why `raw` is not ``{"type": text, "v": integer, "data": object}``, or None."""
+    if not isinstance(raw, dict):
+        return "not a JSON object"
+    if raw.keys() != EVENT_KEYS:
+        keys = ", ".join(_shortened(repr(k), 40) for k in sorted(raw)[:5])
+        return f"an event has exactly the keys 'data', 'type' and 'v', not {keys}"
+    if type(raw["type"]) is not str or type(raw["v"]) is not int:
+        return "an event's type is text and its v an integer"
+    if type(raw["data"]) is not dict:
+        return "an event's data is a JSON object"
+    return None
+
+
+def _shortened(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def check_stream(events: list[Event]) -> GameState:

@@ -2,8 +2,9 @@
 
 Each events row must decode strictly, the sequence must be gap-free, the stream must
 be exactly what the rules make of its commands and its seed (`replay_check.replay_check`,
-which re-derives every random outcome), and the games row and the high score rows
-must be what the events say.
+which re-derives every random outcome; a running ranked game's secret seed is read
+from its games row and must match its commitment), and the games row and the high
+score rows must be what the events say.
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ def verify_game(uow: UnitOfWork, game_id: str) -> list[Problem]:
             stored.append(raw.decode(game_id, strict=True))
         except EventFormatError as exc:
             return [Problem(game_id, "bad_event", f"event {raw.seq}: {exc}")]
-    try:
-        state = replay_check([s.event for s in stored])
+    try:  # a running ranked game is checked with the secret seed the server keeps
+        state = replay_check([s.event for s in stored],
+                             secret_seed=game.seed_secret if game is not None else None)
     except CorruptStream as exc:
         return [Problem(game_id, "corrupt_stream", str(exc))]
     problems: list[Problem] = []

@@ -80,6 +80,7 @@ class StoredGame:
     summary: GameSummary
     token_hash: str
     token_salt: str
+    seed_secret: str | None = None  # a ranked game's secret seed (never shown)
 
 
 class GameRepository:
@@ -93,7 +94,7 @@ class GameRepository:
             raise GameNotFound(f"no game {game_id!r}", game_id=game_id)
         mapping = row._mapping
         return StoredGame(summary_from_row(mapping), mapping["token_hash"],
-                          mapping["token_salt"])
+                          mapping["token_salt"], mapping["seed_secret"])
 
     def find(self, game_id: str) -> StoredGame | None:
         try:
@@ -116,11 +117,12 @@ class GameRepository:
         return found
 
     def add(self, summary: GameSummary, *, token_hash: str, token_salt: str,
-            creator: str | None = None) -> None:
+            creator: str | None = None, seed_secret: str | None = None) -> None:
         try:
             self._conn.execute(insert(_T), [{**_columns(summary), "token_hash": token_hash,
                                              "token_salt": token_salt,
-                                             "creator": creator}])
+                                             "creator": creator,
+                                             "seed_secret": seed_secret}])
         except IntegrityError as exc:
             raise GameExists(f"a game {summary.game_id!r} exists already",
                              game_id=summary.game_id) from exc

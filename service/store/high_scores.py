@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
 from .. import config
 from ..domain.events import HighScoresEntered
+from ..domain.names import skeleton
 from ..domain.state import GameState
 from ..errors import HighScoreNotFound
 from .events import StoredEvent
@@ -29,7 +30,8 @@ class HighScoreRepository:
         rows = [
             {"name": entry.name, "score": entry.score, "difficulty": entry.difficulty,
              "game_id": s.game_id, "seat": entry.seat, "created_at": s.recorded_at,
-             "height": state.height, "width": state.width}
+             "height": state.height, "width": state.width,
+             "name_skeleton": skeleton(entry.name)}
             for s in stored
             if isinstance(s.event, HighScoresEntered)
             for entry in s.event.entries
@@ -43,12 +45,20 @@ class HighScoreRepository:
 
     def add(self, name: str, score: int, difficulty: str) -> HighScore:
         now = utcnow()
+        key = skeleton(name)
         new_id = self._conn.execute(
             insert(_T).values(name=name, score=score, difficulty=difficulty, game_id=None,
-                              seat=None, created_at=now)
+                              seat=None, created_at=now, name_skeleton=key)
             .returning(_T.c.id)
         ).scalar_one()
-        return HighScore(new_id, name, score, difficulty, None, None, now, None, None)
+        return HighScore(new_id, name, score, difficulty, None, None, now, None, None, key)
+
+    def names_like(self, name_skeleton: str) -> list[str]:
+        """The distinct names in the table whose skeleton is `name_skeleton` (by its
+        index), in the order they first entered it."""
+        query = (select(_T.c.name).where(_T.c.name_skeleton == name_skeleton)
+                 .group_by(_T.c.name).order_by(func.min(_T.c.id)))
+        return list(self._conn.execute(query).scalars())
 
     def remove(self, entry_id: int) -> None:
         if self._conn.execute(delete(_T).where(_T.c.id == entry_id)).rowcount != 1:
@@ -60,6 +70,6 @@ class HighScoreRepository:
         now = utcnow()
         self._conn.execute(insert(_T), [
             {"name": name, "score": score, "difficulty": config.DEFAULT_HIGH_SCORE_DIFFICULTY,
-             "game_id": None, "seat": None, "created_at": now}
+             "game_id": None, "seat": None, "created_at": now, "name_skeleton": skeleton(name)}
             for name, score in config.DEFAULT_HIGH_SCORES
         ])

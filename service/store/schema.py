@@ -7,17 +7,21 @@ games read model.
   have their own columns; ``payload`` holds ``Event.to_dict()["data"]``.
 - ``games``: the read model, one row per game, rewritten in the transaction that
   appends the events it summarises and rebuildable from them. Its columns besides
-  the token and the creator are exactly the fields of `GameSummary`, and
+  the token, the creator and the secret seed are exactly the fields of `GameSummary`, and
   `summary_values` is the only code that derives them from a state. ``creator`` is
   a keyed hash of the address that created the game through the API
   (`security.client_key`; NULL for the CLI and for games before migration 0006),
   kept only while the game is active, for the per-address cap on active games.
 - ``invitations``: an online game's one-time claim code and its invited seat's
   token (both hashed), deleted with the game.
-- ``viewers``: open live streams per (server process, game), for the viewer count.
+- ``viewers``: open spectator streams per (server process, game, client), the
+  client a keyed hash of its address (`security.client_key`), for the viewer count
+  (distinct clients per game).
 - ``high_scores``: RULES E. Rows from a game carry ``(game_id, seat)``, unique, so a
   game's ``high_scores_entered`` event is recorded once. ``game_id`` is a foreign
   key ``ON DELETE SET NULL``: deleting a game keeps its score, only the link goes.
+  ``name_skeleton`` (indexed) is the name's look-alike key (`domain.names.skeleton`):
+  a new player name with the skeleton of another name in the table is refused.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     CheckConstraint,
     Column,
     DateTime,
@@ -117,9 +122,12 @@ games_table = Table(
     Column("winner", Integer, nullable=True),
     Column("height", Integer, nullable=False),
     Column("width", Integer, nullable=False),
+    Column("ranked", Boolean, nullable=False),  # False: a practice game (a chosen seed)
     Column("token_hash", String(128), nullable=False),
     Column("token_salt", String(64), nullable=False),
     Column("creator", String(64), nullable=True),  # NULL once the game is not active
+    # a ranked game's secret seed (`domain.seeds`); NULL when its events hold the seed
+    Column("seed_secret", String(64), nullable=True),
     Index(None, "created_at"),
     Index(None, "status", "updated_at"),  # /live, the retention sweep, prune
     Index(None, "creator", "status"),  # the per-address cap
@@ -137,9 +145,13 @@ high_scores_table = Table(
     Column("created_at", UTCDateTime(), nullable=False),
     Column("height", Integer, nullable=True),  # the game's field; NULL without a game
     Column("width", Integer, nullable=True),
+    # names.skeleton(name), for the look-alike check; no length: NFKC can lengthen
+    # the names of rows older than migration 0007 many times over
+    Column("name_skeleton", String(), nullable=True),
     UniqueConstraint("game_id", "seat"),
     Index(None, "score"),
     Index(None, "height", "width"),
+    Index(None, "name_skeleton"),
 )
 
 invitations_table = Table(
@@ -158,9 +170,10 @@ viewers_table = Table(
     "viewers", metadata,
     Column("instance", String(64), primary_key=True),  # one server process
     Column("game_id", String(64), primary_key=True),
-    Column("count", Integer, nullable=False),  # its open live streams of the game
+    Column("client", String(64), primary_key=True),  # security.client_key, never the address
+    Column("count", Integer, nullable=False),  # the client's spectator streams there
     Column("seen_at", UTCDateTime(), nullable=False),
-    Index(None, "game_id"),
+    Index(None, "game_id", "client"),
 )
 
 
@@ -194,6 +207,7 @@ class GameSummary:
     winner: int | None
     height: int
     width: int
+    ranked: bool
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -237,6 +251,7 @@ def summary_values(state: GameState, updated_at: datetime,
         "winner": state.winner if state.over else None,
         "height": state.height,
         "width": state.width,
+        "ranked": state.game.ranked,
     }
 
 
@@ -263,3 +278,4 @@ class HighScore:
     created_at: datetime
     height: int | None  # the game's field size; None for entries without a game
     width: int | None
+    name_skeleton: str | None = None  # names.skeleton(name); None only if written by hand

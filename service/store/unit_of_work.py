@@ -59,13 +59,21 @@ class UnitOfWork:
     def state(self, game_id: str, at: int | None = None) -> tuple[StoredGame, GameState]:
         """The game's row and its state after event `at` (default: the current
         version): the newest snapshot at or before it plus the events since.
-        The state is the caller's own copy. Only current states are cached: replay
-        steps of the past would push the live games' states out of the LRU."""
+        The state is the caller's own copy, and knows a ranked game's secret seed
+        (for the rules and the AI; readers never show it). Only current states are
+        cached: replay steps of the past would push the live games' states out of
+        the LRU."""
         game = self.games.get(game_id)
+        state = self._state(game, game_id, at)
+        if game.seed_secret is not None and state.secret_seed is None:
+            state.know_secret_seed(game.seed_secret)
+        return game, state
+
+    def _state(self, game: StoredGame, game_id: str, at: int | None) -> GameState:
         target = game.summary.version if at is None else at
         snapshot = self.snapshots.latest(game_id, target)
         if snapshot is not None and snapshot.version == target:
-            return game, snapshot.copy()
+            return snapshot.copy()
         after = snapshot.version if snapshot is not None else 0
         stored = self.events.load(game_id, after=after, upto=target)
         if len(stored) != target - after:
@@ -75,20 +83,21 @@ class UnitOfWork:
         state = apply_all(snapshot, events) if snapshot is not None else fold(events)
         if target == game.summary.version:
             self.snapshots.put(game_id, state)
-            return game, state.copy()
-        return game, state
+            return state.copy()
+        return state
 
     # writing ------------------------------------------------------------------
     def add_game(self, game_id: str, events: Sequence[Event], state: GameState, *,
-                 token_hash: str, token_salt: str,
-                 creator: str | None = None) -> list[StoredEvent]:
+                 token_hash: str, token_salt: str, creator: str | None = None,
+                 seed_secret: str | None = None) -> list[StoredEvent]:
         """Store a new game: its first events, its row and any high scores;
-        `creator`: the keyed hash of the address that created it (API games)."""
+        `creator`: the keyed hash of the address that created it (API games);
+        `seed_secret`: a ranked game's secret seed."""
         if state.version != len(events):
             raise ValueError("the state must be the fold of the events")
         stored = _stamp(game_id, 0, events)
         self.games.add(summary_of(game_id, state, stored), token_hash=token_hash,
-                       token_salt=token_salt, creator=creator)
+                       token_salt=token_salt, creator=creator, seed_secret=seed_secret)
         self.events.insert(stored)
         self.events.announce(game_id, stored[-1].seq)
         self.high_scores.record(stored, state)
@@ -218,10 +227,11 @@ class EventStore:
             return uow.append(game_id, expected_version, events, state_after)
 
     def add_game(self, game_id: str, events: Sequence[Event], state: GameState, *,
-                 token_hash: str, token_salt: str) -> list[StoredEvent]:
+                 token_hash: str, token_salt: str,
+                 seed_secret: str | None = None) -> list[StoredEvent]:
         with self.unit_of_work() as uow:
             return uow.add_game(game_id, events, state, token_hash=token_hash,
-                                token_salt=token_salt)
+                                token_salt=token_salt, seed_secret=seed_secret)
 
     def load(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         with self.unit_of_work(write=False) as uow:

@@ -54,8 +54,14 @@ def play_game(game_id: str) -> str:
 def join(game_id: str) -> str:
     """An online game's invite link: the friend gives a name and claims the open
     seat with the code in the link's #fragment (never sent to the server)."""
-    summary = _summary_or_404(game_id)
-    return render_template("join.html", active="play", summary=summary, game_id=game_id)
+    try:
+        summary, state = _services().get_game(game_id)
+    except GameNotFound:
+        abort(404)
+    # who moves first (an online game's seat is drawn from its seed) and whether the
+    # creator allowed hints: the friend sees both before joining
+    return render_template("join.html", active="play", summary=summary, game_id=game_id,
+                           first_seat=state.game.first_seat, hints=state.game.hints)
 
 
 @bp.get("/how-to-play")

@@ -100,7 +100,8 @@ def assert_error(response: TestResponse, status: int, code: str) -> dict[str, An
 
 
 def create_game(client: FlaskClient, **body: Any) -> dict[str, Any]:
-    """POST /api/games (a 7 x 9 field with seed 7 unless given); the 201 answer."""
+    """POST /api/games (a 7 x 9 field with seed 7 unless given: a practice game;
+    ``seed=None`` for a ranked one); the 201 answer."""
     body.setdefault("player_name", "Ayşe")
     body.setdefault("height", 7)
     body.setdefault("width", 9)
@@ -129,8 +130,9 @@ def state_of(client: FlaskClient, game_id: str) -> dict[str, Any]:
 
 def play_hint(client: FlaskClient, game_id: str, token: str,
               state: dict[str, Any]) -> dict[str, Any]:
-    """Play the hint for the seat to move (with expected_version); the move's answer."""
-    hint = client.get(f"/api/games/{game_id}/hint")
+    """Play the hint for the seat to move (with expected_version); the move's answer.
+    The hint is asked with `token` (an online game's hints are for the seat to move)."""
+    hint = client.get(f"/api/games/{game_id}/hint", headers=bearer(token))
     assert hint.status_code == 200, hint.get_json()
     move = hint.get_json()
     assert move["seat"] == state["turn"]

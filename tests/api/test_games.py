@@ -65,7 +65,8 @@ def test_RULES_I5_same_seed_same_initial_lines(client: CheckedClient) -> None:
     assert one["game_id"] != two["game_id"] and one["token"] != two["token"]
     assert one["state"]["lines"] == two["state"]["lines"]
     assert one["state"]["lines"] != other["state"]["lines"]
-    assert one["events"][0]["data"]["seed"] == 123
+    assert one["events"][0]["data"]["seed"] == "123"  # a practice game's seed is public
+    assert one["state"]["seed"] == "123" and one["state"]["ranked"] is False
 
 
 def test_RULES_M2_two_players_seats(client: CheckedClient) -> None:

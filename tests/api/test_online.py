@@ -63,7 +63,7 @@ def test_a_claim_names_seat_2_and_gives_it_its_own_token(client: CheckedClient) 
     assert claimed["events"][0]["data"] == {"seat": 2, "name": "Bob"}
     state = state_of(client, game_id)
     assert state["open_seat"] is None and state["seats"][1]["name"] == "Bob"
-    assert state["legal"]["seat"] == 1
+    assert state["legal"]["seat"] == state["first_seat"] == state["turn"]
     summary = client.get(f"/api/games/{game_id}").get_json()["summary"]
     assert summary["second_name"] == "Bob"
     # neither secret is in the stream
@@ -107,28 +107,30 @@ def test_an_invitation_expires(client: CheckedClient, services: Services) -> Non
 
 
 def test_each_token_moves_only_its_own_seat(client: CheckedClient) -> None:
-    created = _online(client)
-    game_id, ann = created["game_id"], created["token"]
-    bob = _claim(client, game_id, created["invite"]["code"]).get_json()["token"]
+    created = _online(client, hints=True)
+    game_id = created["game_id"]
+    tokens = {1: created["token"],
+              2: _claim(client, game_id, created["invite"]["code"]).get_json()["token"]}
+    state = state_of(client, game_id)
+    first, second = state["first_seat"], 3 - state["first_seat"]
     before = snapshot(client, game_id)
-    assert_error(client.post(f"/api/games/{game_id}/advance", json={}, headers=bearer(bob)),
-                 409, "not_your_turn")
+    assert_error(client.post(f"/api/games/{game_id}/advance", json={},
+                             headers=bearer(tokens[second])), 409, "not_your_turn")
     assert_error(client.post(f"/api/games/{game_id}/advance", json={},
                              headers=bearer("x" * 43)), 403, "token_invalid")
     assert snapshot(client, game_id) == before
-    state = state_of(client, game_id)
-    while state["turn"] == 1:  # Ann plays her whole turn
-        state = play_hint(client, game_id, ann, state)["state"]
+    while state["turn"] == first:  # the first seat plays its whole turn
+        state = play_hint(client, game_id, tokens[first], state)["state"]
     before = snapshot(client, game_id)
-    assert_error(client.post(f"/api/games/{game_id}/advance", json={}, headers=bearer(ann)),
-                 409, "not_your_turn")
+    assert_error(client.post(f"/api/games/{game_id}/advance", json={},
+                             headers=bearer(tokens[first])), 409, "not_your_turn")
     assert snapshot(client, game_id) == before
-    assert play_hint(client, game_id, bob, state)["state"]["turn"] == 2
+    assert play_hint(client, game_id, tokens[second], state)["state"]["turn"] == second
 
 
 def test_RULES_M_online_both_humans_enter_the_high_scores_as_online(
         client: CheckedClient, services: Services) -> None:
-    created = _online(client, seed=11)
+    created = _online(client, seed=None, hints=True)  # ranked
     game_id = created["game_id"]
     tokens = {1: created["token"],
               2: _claim(client, game_id, created["invite"]["code"]).get_json()["token"]}

@@ -1,8 +1,10 @@
 """The public surface under abuse: rate limits, readiness, bounded page numbers and
-cached hints (strict bodies: tests/api/test_bad_requests.py)."""
+cached hints (strict bodies: tests/api/test_bad_requests.py); what the server-rendered
+pages say of a game's fairness (practice or ranked, who moves first, hints)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -140,3 +142,41 @@ def test_high_scores_show_and_filter_the_field_size(client: CheckedClient,
                  "invalid_request")
     summary = client.get(f"/api/games/{game.game_id}").get_json()["summary"]
     assert (summary["height"], summary["width"]) == (7, 9)
+
+
+def _row(html: str, game_id: str) -> str:
+    """The table row of `game_id` in a games list page."""
+    match = re.search(rf'<tr data-game-id="{game_id}".*?</tr>', html, re.S)
+    assert match, game_id
+    return match.group(0)
+
+
+def test_pages_mark_practice_games(client: CheckedClient) -> None:
+    practice = create_game(client, seed=42)["game_id"]
+    ranked = create_game(client, seed=None)["game_id"]
+    tag = re.compile(r'<span class="tag tag-practice"[^>]*>practice</span>')
+    for path in ("/games", "/live"):
+        html = client.get(path).get_data(as_text=True)
+        assert 'data-ranked="false"' in _row(html, practice)
+        assert tag.search(_row(html, practice))
+        assert 'data-ranked="true"' in _row(html, ranked)
+        assert not tag.search(_row(html, ranked))
+    for path in ("/games/{}", "/watch/{}"):
+        title = re.compile(r'<h1 class="replay-title">.*?</h1>', re.S)
+        shown = title.search(client.get(path.format(practice)).get_data(as_text=True))
+        assert shown and tag.search(shown.group(0)), path
+        shown = title.search(client.get(path.format(ranked)).get_data(as_text=True))
+        assert shown and not tag.search(shown.group(0)), path
+
+
+@pytest.mark.parametrize("hints", [False, True])
+def test_the_join_page_says_who_moves_first_and_whether_hints_are_on(
+    client: CheckedClient, hints: bool
+) -> None:
+    created = create_game(client, seed=None, mode="online", hints=hints)
+    first = created["state"]["first_seat"]
+    html = client.get(f"/join/{created['game_id']}").get_data(as_text=True)
+    intro = re.sub(r"\s+", " ", html)
+    assert ("Ayşe moves first" if first == 1 else "you move first") in intro
+    assert f"hints are {'on' if hints else 'off'}" in intro
+    assert "practice" not in intro

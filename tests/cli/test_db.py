@@ -33,9 +33,15 @@ def test_upgrade_to_a_revision_and_downgrade(run: Run) -> None:
     assert run("db", "current").stdout == "0001\n"
     assert run("db", "upgrade").stdout.endswith(f"0001 -> {HEAD} (head)\n")
 
-    # Down to 0001 drops columns without values, indexes and names: no --yes needed.
+    # Down to 0001 drops the default names' skeletons (derived, but values): --yes.
     result = run("db", "downgrade", "0001")
-    assert result.exit_code == 0 and result.stdout.endswith(f"{HEAD} (head) -> 0001\n")
+    assert result.exit_code == 2 and "drops high_scores.name_skeleton: 5 rows\n" in result.stdout
+    assert result.stderr == "error: refusing to drop 5 rows without --yes\n"
+    # Down to 0006 the rest drops columns without values, indexes and names.
+    result = run("db", "downgrade", "0006", "--yes")
+    assert result.exit_code == 0 and result.stdout.endswith(f"{HEAD} (head) -> 0006\n")
+    result = run("db", "downgrade", "0001")
+    assert result.exit_code == 0 and result.stdout.endswith("0006 -> 0001\n")
     assert "drops games.height: 0 rows\n" in result.stdout
     assert "drops high_scores.height: 0 rows\n" in result.stdout  # the defaults have none
 
@@ -61,12 +67,15 @@ def test_downgrade_to_base_with_games_names_every_row_it_drops(run: Run, db_url:
     result = run("db", "downgrade", "base")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == [
+        "drops games.seed_secret: 0 rows",  # a chosen seed: a practice game, no secret
+        "drops games.ranked: 1 row", "drops viewers.client: 0 rows",
+        "drops high_scores.name_skeleton: 5 rows",
         "drops games.creator: 0 rows",  # the CLI's games have no creator address
         "drops invitations: 0 rows", "drops viewers: 0 rows",
         "drops games.height: 1 row", "drops games.width: 1 row",
         "drops high_scores.height: 0 rows", "drops high_scores.width: 0 rows",
         "drops high_scores: 5 rows", "drops games: 1 row", "drops events: 2 rows"]
-    assert result.stderr == "error: refusing to drop 10 rows without --yes\n"
+    assert result.stderr == "error: refusing to drop 16 rows without --yes\n"
     assert run("db", "current").stdout == f"{HEAD} (head)\n"
     assert run("db", "downgrade", "base", "--yes").exit_code == 0
     assert run("db", "current").stdout == "none (no schema yet)\n"

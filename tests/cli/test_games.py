@@ -178,7 +178,7 @@ def test_export_delete_import_round_trip_is_byte_identical(
 
 
 def test_import_reads_stdin(run: Run, services: Services) -> None:
-    game = GameFactory.create(services=services, turns=1, small=True)
+    game = GameFactory.create(services=services, turns=1, small=True, ranked=False)
     text = services.export_game(game.game_id)
     services.delete_game(game.game_id)
     result = run("games", "import", "-", input=text.encode("utf-8"))

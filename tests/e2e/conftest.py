@@ -41,9 +41,12 @@ class LiveServer:
     base_url: str
     database_url: str
 
-    def get_json(self, path: str) -> Any:
-        """GET a JSON document from the running app over real HTTP."""
-        with urllib.request.urlopen(self.base_url + path, timeout=30) as resp:
+    def get_json(self, path: str, token: str | None = None) -> Any:
+        """GET a JSON document from the running app over real HTTP (with `token` as
+        the bearer token, e.g. an online game's hint for the seat to move)."""
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        request = urllib.request.Request(self.base_url + path, headers=headers)
+        with urllib.request.urlopen(request, timeout=30) as resp:
             return json.loads(resp.read().decode("utf-8"))
 
     def post_json(self, path: str, body: Any, token: str | None = None) -> Any:
@@ -68,6 +71,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory,
         mp.setenv("SQUARES_RATELIMIT_ENABLED", "0")
         # nor a cap on the games one address has going (tests/api/test_retention.py)
         mp.setenv("SQUARES_ACTIVE_GAMES_PER_CLIENT", "0")
+        # Every browser here is on 127.0.0.1: trusting one proxy lets a test give a
+        # browser context an address of its own (``X-Forwarded-For`` in its
+        # ``extra_http_headers``), so two spectators count as two viewers.
+        mp.setenv("SQUARES_TRUSTED_PROXIES", "1")
         app = make_app(url)
         with asgi_server(app) as port:
             yield LiveServer(f"http://127.0.0.1:{port}", url)

@@ -3,13 +3,15 @@ link, the join page, moves arriving over the live feed). Driven in Debian's
 Chromium with the pages' Content-Security-Policy enforced, so every wait goes
 through `expect` or `poll` (Playwright's `wait_for_function` needs eval).
 
-Each browser is its own context (its own localStorage, as separate people would
-be): A starts the game through the form and reads the invite link from the page, B
-opens that link and joins, C watches, D tries the used link, a wrong code and a
-link without code. Every action is a click on the page whose seat is to move, the
-move chosen by ``GET /api/games/<id>/hint``. The pages keep, on their root element,
-the sequence numbers of the events they applied (``data-seqs``), compared at the
-end with ``GET /api/games/<id>/events``.
+Each browser is its own context (its own localStorage and its own client address,
+as separate people would have): A starts a ranked game with hints through the form
+and reads the invite link from the page, B opens that link and joins, C watches, D
+tries the used link, a wrong code and a link without code. Who moves first is drawn
+from the game's secret seed (``first_seat``). Every action is a click on the page
+whose seat is to move, the move chosen by ``GET /api/games/<id>/hint`` with that
+seat's token. The pages keep, on their root element, the sequence numbers of the
+events they applied (``data-seqs``), compared at the end with
+``GET /api/games/<id>/events``.
 """
 
 from __future__ import annotations
@@ -30,7 +32,10 @@ from .test_csp import REPORT_VIOLATIONS, poll
 
 pytestmark = pytest.mark.e2e
 
-SEED = 4  # 7 x 9: Ann ends a turn, then Bob plays until the last line
+SEED = 4  # a practice game on 7 x 9 (the same game every run): Bob (seat 2) moves first
+# A ranked game's seed is secret, so its length is not chosen: on 9 x 13 both seats
+# always get to move (on 7 x 9 the first mover ends about one game in eight alone).
+RANKED_SIZE = "9x13"
 
 
 class Browser:
@@ -38,9 +43,14 @@ class Browser:
     wrong in it (page errors, CSP violations, requests leaving the app, and, unless
     `console_errors` is False, console errors)."""
 
-    def __init__(self, browser: Any, live_server: LiveServer, *, console_errors: bool = True):
+    def __init__(self, browser: Any, live_server: LiveServer, *, console_errors: bool = True,
+                 address: str | None = None):
+        # `address`: the client address the server sees (the e2e server trusts one
+        # proxy's X-Forwarded-For), so that each person counts as one viewer.
+        headers = {"X-Forwarded-For": address} if address else {}
         self.context = browser.new_context(viewport={"width": 1280, "height": 820},
-                                           base_url=live_server.base_url, bypass_csp=False)
+                                           base_url=live_server.base_url, bypass_csp=False,
+                                           extra_http_headers=headers)
         self.context.set_default_timeout(20_000)
         self.page = self.context.new_page()
         self.problems: list[str] = []
@@ -66,6 +76,11 @@ class Browser:
         elif "/api/games/" in request.url and "/live?" in request.url:
             self.live_requests.append(request.url)
 
+    def token(self, game_id: str) -> str:
+        """The seat token this browser keeps for `game_id` (store.js)."""
+        return str(self.page.evaluate("JSON.parse(localStorage.getItem('squares.tokens'))")
+                   [game_id]["token"])
+
     def seqs(self, root: str) -> list[int]:
         raw = self.page.get_attribute(root, "data-seqs") or ""
         return [int(v) for v in raw.split()]
@@ -79,12 +94,12 @@ class Browser:
 @pytest.fixture
 def people(browser: Any, live_server: LiveServer) -> Iterator[dict[str, Browser]]:
     made = {
-        "A": Browser(browser, live_server),
-        "B": Browser(browser, live_server),
-        "C": Browser(browser, live_server),
+        "A": Browser(browser, live_server, address="203.0.113.1"),
+        "B": Browser(browser, live_server, address="203.0.113.2"),
+        "C": Browser(browser, live_server, address="203.0.113.3"),
         # D's claims are refused on purpose: Chromium logs each refused request
         # ("Failed to load resource: 409") as a console error.
-        "D": Browser(browser, live_server, console_errors=False),
+        "D": Browser(browser, live_server, console_errors=False, address="203.0.113.4"),
     }
     try:
         yield made
@@ -106,14 +121,18 @@ def test_two_browsers_play_online_while_a_third_watches(
     started = time.monotonic()
     a, b, c, d = (people[k].page for k in "ABCD")
 
-    # A starts an online game on the smallest field through the form.
+    # A starts a ranked online game (no seed) through the form, allowing hints (off
+    # unless ticked).
     a.goto("/")
     a.fill("#player-name", "Ann")
+    expect(a.locator("#allow-hints")).to_be_hidden()
     a.check('input[name="mode"][value="online"]')
     expect(a.locator("#difficulty-label")).to_be_hidden()
+    expect(a.locator("#allow-hints")).not_to_be_checked()
+    a.check("#allow-hints")
     a.click("details.more summary")
-    a.select_option("#field-size", "7x9")
-    a.fill("#seed", str(SEED))
+    expect(a.locator("#seed-help")).to_contain_text("practice game, never in the high scores")
+    a.select_option("#field-size", RANKED_SIZE)
     a.click("#start-btn")
     expect(a.locator("#invite")).to_be_visible()
     expect(a.locator("#invite")).to_contain_text("Waiting for your friend to join…")
@@ -125,6 +144,12 @@ def test_two_browsers_play_online_while_a_third_watches(
     game_id = match.group(1)
     expect(a).to_have_url(f"{live_server.base_url}/play/{game_id}")
     expect(a.locator("#advance-btn")).to_be_disabled()
+    expect(a.locator("#hints-note")).to_have_text("Hints on")
+    expect(a.locator("#practice-note")).to_be_hidden()
+    created = live_server.get_json(f"/api/games/{game_id}")["state"]
+    assert created["ranked"] and created["hints"] and created["seed"] is None
+    first = created["first_seat"]  # drawn from the secret seed: Ann or her friend
+    assert created["turn"] == first
     expect(a.locator("#prompt")).to_contain_text("the game starts when they join")
     stored = a.evaluate("JSON.parse(localStorage.getItem('squares.tokens'))")[game_id]
     assert stored["seat"] == 1 and stored["invite"]["url"] == invite_url and stored["token"]
@@ -145,6 +170,9 @@ def test_two_browsers_play_online_while_a_third_watches(
     # B opens the invite link, gives a name with the keyboard, lands on the game.
     b.goto(invite_url)
     expect(b.locator("h1")).to_contain_text("Ann invites you")
+    expect(b.locator("#join-root .intro")).to_contain_text(
+        "Ann moves first" if first == 1 else "you move first")
+    expect(b.locator("#join-root .intro")).to_contain_text("hints are on")
     expect(b.locator("#join-name")).to_be_focused()
     b.keyboard.type("Bob")
     b.keyboard.press("Enter")
@@ -153,16 +181,20 @@ def test_two_browsers_play_online_while_a_third_watches(
     stored = b.evaluate("JSON.parse(localStorage.getItem('squares.tokens'))")[game_id]
     assert stored["seat"] == 2 and stored["token"]
     expect(b.locator("#invite")).to_be_hidden()
-    expect(b.locator("#prompt")).to_contain_text("Waiting for Ann")
-    expect(b.locator("#advance-btn")).to_be_disabled()
-    expect(b.locator("#st-turn")).to_have_text("Ann")
+    expect(b.locator("#hints-note")).to_have_text("Hints on")
+    pages = {1: a, 2: b}
+    names = {1: "Ann", 2: "Bob"}
+    expect(b.locator("#st-turn")).to_have_text(names[first])
 
     # A learns of it from the live feed: the invite goes, Bob's name comes.
     expect(a.locator("#invite")).to_be_hidden()
     expect(a.locator("#status [data-field=name2]")).to_have_text("Bob")
     expect(a.locator("#message")).to_contain_text("Bob joined")
-    expect(a.locator("#advance-btn")).to_be_enabled()
-    expect(a.locator("#prompt")).to_contain_text("Your turn")
+    # The seat drawn to move first has the turn; the other waits for it.
+    expect(pages[first].locator("#advance-btn")).to_be_enabled()
+    expect(pages[first].locator("#prompt")).to_contain_text("Your turn")
+    expect(pages[3 - first].locator("#advance-btn")).to_be_disabled()
+    expect(pages[3 - first].locator("#prompt")).to_contain_text(f"Waiting for {names[first]}")
     assert "invite" not in a.evaluate("JSON.parse(localStorage.getItem('squares.tokens'))")[game_id]
     expect(c.locator("#feed li").first).to_have_text("Bob joined")
     expect(c.locator(".replay-title .who-2")).to_have_text("Bob")
@@ -194,8 +226,7 @@ def test_two_browsers_play_online_while_a_third_watches(
     people["D"].assert_clean("D")
 
     # A and B play to the end, each clicking on their own page when their seat is to move.
-    pages = {1: a, 2: b}
-    names = {1: "Ann", 2: "Bob"}
+    tokens = {1: people["A"].token(game_id), 2: people["B"].token(game_id)}
     actions = {1: 0, 2: 0}
     for _ in range(100):
         state = live_server.get_json(f"/api/games/{game_id}")["state"]
@@ -208,9 +239,14 @@ def test_two_browsers_play_online_while_a_third_watches(
         expect(mover.locator("#advance-btn")).to_be_enabled()
         expect(pages[other].locator("#advance-btn")).to_be_disabled()
         expect(pages[other].locator("#prompt")).to_contain_text(f"Waiting for {names[seat]}…")
-        hint = live_server.get_json(f"/api/games/{game_id}/hint")
+        expect(pages[other].locator("#hint-btn")).to_be_disabled()
+        hint = live_server.get_json(f"/api/games/{game_id}/hint", tokens[seat])
         assert hint["seat"] == seat
         if sum(actions.values()) == 0:
+            # Hints are on: the player to move gets one on the page, the same move.
+            mover.click("#hint-btn")
+            expect(mover.locator("#message")).to_have_attribute(
+                "data-hint", f"{hint['x']},{hint['y']}" if hint["action"] == "line" else "advance")
             # A click on the page whose seat is not to move sends nothing and says why.
             waiting = people["AB"[other - 1]]
             posts_before = len(waiting.posts)
@@ -252,9 +288,15 @@ def test_two_browsers_play_online_while_a_third_watches(
     captions = c.locator("#feed li")
     assert [int(captions.nth(i).get_attribute("data-seq") or 0)
             for i in range(captions.count())] == seqs[:0:-1]
+    # The end in words: the secret seed revealed after game over; no "null" anywhere.
+    revealed = next(e for e in events if e["type"] == "seed_revealed")
+    expect(c.locator(f'#feed li[data-seq="{revealed["seq"]}"]')).to_have_text(
+        f"Seed revealed: {revealed['data']['seed']}; it matches the commitment")
+    feed_text = " ".join(captions.all_text_contents())
+    assert "null" not in feed_text and "undefined" not in feed_text, feed_text
 
     # Both humans are in the high score table, as "online".
-    table = live_server.get_json("/api/highscores?limit=1000&height=7&width=9")["high_scores"]
+    table = live_server.get_json("/api/highscores?limit=1000&height=9&width=13")["high_scores"]
     mine = {(row["name"], row["score"], row["difficulty"]) for row in table
             if row["game_id"] == game_id}
     assert mine == {("Ann", final["scores"][0], "online"), ("Bob", final["scores"][1], "online")}
@@ -276,10 +318,25 @@ def test_two_browsers_play_online_while_a_third_watches(
     for who in page_names:
         people[who].assert_clean(who)
 
-    # The replay names the friend too: "Bob joined" with the start, Bob's turn by name.
+    # The replay names the friend too: "Bob joined" with the start, Bob's turn by name;
+    # the first turn is the seat drawn to move first's. The secret seed, revealed at the
+    # end, is shown with the commitment made at the start.
     b.click("#over-replay")
     expect(b.locator('#moves a[data-step="2"]')).to_have_text("Bob joined")
     expect(b.locator("#moves .turn-head.who-2").first).to_contain_text("Bob")
+    expect(b.locator("#moves .turn-head").first).to_have_class(re.compile(rf"\bwho-{first}\b"))
+    expect(b.locator("#moves .turn-head").first).to_contain_text(names[first])
+    created_event = events[0]["data"]
+    revealed = next(e for e in events if e["type"] == "seed_revealed")
+    assert created_event["seed"] is None and created_event["ranked"] is True
+    expect(b.locator('#moves a[data-step="1"]')).to_have_attribute(
+        "title", re.compile(re.escape(
+            f"(ranked, seed committed (sha256 {created_event['seed_commitment'][:12]}…))")))
+    expect(b.locator(f'#moves a[data-step="{revealed["seq"]}"]')).to_have_attribute(
+        "title", f"Seed revealed: {revealed['data']['seed']}; it matches the commitment")
+    b.goto(f"/games/{game_id}?step=1")
+    expect(b.locator("#step-desc")).to_contain_text("ranked, seed committed (sha256 ")
+    expect(b.locator(".replay-title")).not_to_contain_text("practice")
     people["B"].assert_clean("B's replay")
     assert time.monotonic() - started < 60
 
@@ -290,21 +347,25 @@ def test_the_play_page_applies_each_event_once_across_a_reconnect_and_a_gap(
     """The live feed of the play page drops, resumes with Last-Event-ID and skips some
     events (a resume point past them); moves made elsewhere (another tab holding the
     same seat, the opponent) still reach the page once each, in order, and the page
-    shows the same state as the server."""
+    shows the same state as the server. The page holds the seat drawn to move first
+    (Bob's, in this practice game)."""
     created = live_server.post_json("/api/games", {"player_name": "Ann", "mode": "online",
-                                                   "height": 7, "width": 9, "seed": SEED})
+                                                   "height": 7, "width": 9, "seed": SEED,
+                                                   "hints": True})
     game_id = created["game_id"]
     code = created["invite"]["url"].split("#code=")[1]
     claimed = live_server.post_json(f"/api/games/{game_id}/claim", {"code": code, "name": "Bob"})
     tokens = {1: created["token"], 2: claimed["token"]}
     opened = claimed["state"]["version"]
+    first = claimed["state"]["first_seat"]
+    assert claimed["state"]["turn"] == first
     events = live_server.get_json(f"/api/games/{game_id}/events")["events"]
     person = Browser(browser, live_server)
     try:
         page = person.page
         page.goto("/how-to-play")
         page.evaluate("e => localStorage.setItem('squares.tokens', JSON.stringify(e))",
-                      {game_id: {"token": tokens[1], "at": 1, "seat": 1}})
+                      {game_id: {"token": tokens[first], "at": 1, "seat": first}})
         streams: list[str] = []
 
         def live(route: Any) -> None:
@@ -326,6 +387,8 @@ def test_the_play_page_applies_each_event_once_across_a_reconnect_and_a_gap(
         page.goto(f"/play/{game_id}")
         synced(page, opened)
         expect(page.locator("#prompt")).to_contain_text("Your turn")
+        expect(page.locator("#practice-note")).to_have_text(f"Practice game · seed {SEED}")
+        expect(page.locator("#hints-note")).to_have_text("Hints on")
 
         # Moves made elsewhere to the end: Ann's from another tab, Bob's.
         gap_reads: list[str] = []
@@ -335,7 +398,7 @@ def test_the_play_page_applies_each_event_once_across_a_reconnect_and_a_gap(
             if state["over"]:
                 break
             seat = state["turn"]
-            hint = live_server.get_json(f"/api/games/{game_id}/hint")
+            hint = live_server.get_json(f"/api/games/{game_id}/hint", tokens[seat])
             body: dict[str, Any] = {"expected_version": state["version"]}
             if hint["action"] == "line":
                 body.update(x=hint["x"], y=hint["y"])

@@ -49,10 +49,13 @@ def watcher(browser: Any, live_server: LiveServer) -> Iterator[tuple[Any, list[s
         context.close()
 
 
-def new_game(live_server: LiveServer, name: str, seed: int) -> dict[str, Any]:
-    created: dict[str, Any] = live_server.post_json(
-        "/api/games", {"player_name": name, "height": 7, "width": 9, "seed": seed,
-                       "difficulty": "easy"})
+def new_game(live_server: LiveServer, name: str, seed: int | None) -> dict[str, Any]:
+    """A 7 x 9 game against the easy computer: a practice game with `seed`, a ranked
+    one (its seed secret until the end) with None."""
+    body: dict[str, Any] = {"player_name": name, "height": 7, "width": 9, "difficulty": "easy"}
+    if seed is not None:
+        body["seed"] = seed
+    created: dict[str, Any] = live_server.post_json("/api/games", body)
     return created
 
 
@@ -75,7 +78,7 @@ def test_watch_follows_a_game_played_through_the_api(
     watcher: tuple[Any, list[str]], live_server: LiveServer
 ) -> None:
     page, errors = watcher
-    created = new_game(live_server, "Gözde", seed=8)
+    created = new_game(live_server, "Gözde", seed=None)  # ranked: in the high scores
     game_id, token = created["game_id"], created["token"]
     start = created["state"]
     page.goto(f"/watch/{game_id}")
@@ -112,6 +115,13 @@ def test_watch_follows_a_game_played_through_the_api(
         f"{final['scores'][0]} : {final['scores'][1]}")
     expect(page.locator("#live-state")).to_have_text("Game over.")
     expect(page.locator("#feed li").first).to_contain_text("High score table")
+    # Before it, the secret seed revealed after game over, as the events say.
+    events = live_server.get_json(f"/api/games/{game_id}/events")["events"]
+    assert [e["type"] for e in events[-3:]] == ["game_over", "seed_revealed",
+                                                "high_scores_entered"]
+    expect(page.locator("#feed li").nth(1)).to_have_text(
+        f"Seed revealed: {events[-2]['data']['seed']}; it matches the commitment")
+    expect(page.locator(".replay-title")).not_to_contain_text("practice")
     time.sleep(1.5)  # the finished stream is closed, not reopened every second
     assert page.evaluate("window.__cspViolations") == []
     assert errors == []

@@ -21,7 +21,7 @@ def play_by_api(live_server: LiveServer, game_id: str, token: str, rounds: int) 
         state = live_server.get_json(f"/api/games/{game_id}")["state"]
         if state["over"] or state["round"] > rounds:
             return
-        hint = live_server.get_json(f"/api/games/{game_id}/hint")
+        hint = live_server.get_json(f"/api/games/{game_id}/hint", token)
         body: dict[str, Any] = {"expected_version": state["version"]}
         if hint["action"] == "line":
             body.update(x=hint["x"], y=hint["y"])

@@ -41,7 +41,7 @@ def test_export_delete_import_gives_byte_identical_lines(services: Services) -> 
 
 
 def test_an_imported_game_is_read_only(services: Services) -> None:
-    stream = EventStreamFactory.build(turns=2)  # the human to move
+    stream = EventStreamFactory.build(turns=2, ranked=False)  # the human to move
     new_id = services.import_game(stream.jsonl())
     assert services.get_state(new_id) == stream.state
     with pytest.raises(TokenInvalid):
@@ -82,8 +82,16 @@ def test_import_refuses_bad_input_with_the_line_number(services: Services) -> No
     assert error.details["line"] == 2 and "newer" in error.details["reason"]
 
 
+def test_RULES_I5_an_unfinished_ranked_game_is_not_imported(services: Services) -> None:
+    """Choice: its seed is still secret, so nobody but its server can check its random
+    outcomes; it can be imported once it has ended and revealed its seed."""
+    stream = EventStreamFactory.build(turns=2)
+    error = _refused(services, stream.jsonl())
+    assert error.details["line"] == 1 and "seed is secret" in error.details["reason"]
+
+
 def test_import_refuses_a_stream_that_does_not_replay(services: Services) -> None:
-    lines = EventStreamFactory.build(turns=2).jsonl().splitlines()
+    lines = EventStreamFactory.build(turns=2, ranked=False).jsonl().splitlines()
 
     # not starting with game_created
     error = _refused(services, "\n".join(lines[1:]))
@@ -117,7 +125,8 @@ def test_an_online_game_exports_and_imports_with_its_claim_and_no_secret(
     created = services.create_game(player_name="Ann", mode="online", height=7, width=9, seed=4)
     assert created.invite is not None
     claimed = services.claim_seat(created.game_id, created.invite.code, "Bob")
-    services.advance(created.game_id, created.token)
+    first = created.token if created.state.turn == 1 else claimed.token  # drawn
+    services.advance(created.game_id, first)
     exported = services.export_game(created.game_id)
     assert '"type":"seat_claimed"' in exported
     assert created.invite.code not in exported and claimed.token not in exported

@@ -52,13 +52,15 @@ def test_create_game_stores_the_first_event_and_a_summary(services: Services) ->
         updated_at=summary.created_at, finished_at=None, version=1, score1=0, score2=0,
         squares1=0, squares2=0,
         ownerless=created.state.ownerless, round=1, turn=1, stage=1, winner=None,
-        height=9, width=11,
+        height=9, width=11, ranked=False,  # a chosen seed: a practice game
     )
     assert summary.created_at == created.events[0].recorded_at
     assert services.get_state(created.game_id) == created.state
-    # the seed is picked at random when not given
+    # without a chosen seed the game is ranked: its seed a secret of 128 random bits
     other = services.create_game(player_name="Ali")
-    assert 0 <= other.state.game.seed < 2**31
+    assert other.state.game.seed is None and other.state.game.ranked
+    assert int(other.state.secret_seed, 16).bit_length() > 100  # type: ignore[arg-type]
+    assert services.get_summary(other.game_id).ranked
 
 
 def test_rule_violations_pass_through_unchanged_and_store_nothing(services: Services) -> None:
@@ -166,7 +168,7 @@ def test_a_whole_game_through_the_services_enters_the_high_score_once(
     services: Services,
 ) -> None:
     """RULES E1: human moves from `hint`, the computer's turns played by the service."""
-    created = services.create_game(player_name="Eda Fırat", difficulty="easy", seed=2026)
+    created = services.create_game(player_name="Eda Fırat", difficulty="easy")  # ranked
     game_id, token = created.game_id, created.token
     state = created.state
     all_events = list(created.events)

@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import func, select, update
 
 from service.domain.events import PieceInserted
+from service.domain.seeds import commitment
 from service.errors import GameExists, InvalidStream
 from service.services import Services
 from service.store import events_table, high_scores_table
@@ -30,8 +31,10 @@ def _edit(line: str, **changes: object) -> str:
     return json.dumps(raw)
 
 
-def _finished_lines() -> list[str]:
-    return EventStreamFactory.build(finished=True, small=True, seed=77).jsonl().splitlines()
+def _finished_lines(*, ranked: bool = True) -> list[str]:
+    """A finished game's export: a ranked game reveals its seed in its last events."""
+    return EventStreamFactory.build(finished=True, small=True, seed=77,
+                                    ranked=ranked).jsonl().splitlines()
 
 
 def _first(lines: list[str], type_: str, **where: object) -> int:
@@ -43,8 +46,20 @@ def _first(lines: list[str], type_: str, **where: object) -> int:
 def test_RULES_I5_import_refuses_a_changed_seed_or_initial_line(services: Services) -> None:
     lines = _finished_lines()
     created = json.loads(lines[0])["data"]
-    error = _refused(services, [_edit(lines[0], seed=created["seed"] + 1), *lines[1:]])
+    revealed = _first(lines, "seed_revealed")
+    # another seed revealed than the one committed to
+    error = _refused(services, [*lines[:revealed], _edit(lines[revealed], seed="78"),
+                                *lines[revealed + 1 :]])
+    assert error.details["line"] == revealed + 1
+    assert "commitment" in error.details["reason"]
+    # another seed and its commitment: the initial lines are not that seed's
+    forged = [_edit(lines[0], seed_commitment=commitment("78")), *lines[1:revealed],
+              _edit(lines[revealed], seed="78"), *lines[revealed + 1 :]]
+    error = _refused(services, forged)
     assert error.details["line"] == 1 and "initial_lines" in error.details["reason"]
+    practice = _finished_lines(ranked=False)
+    error = _refused(services, [_edit(practice[0], seed="78"), *practice[1:]])
+    assert error.details["line"] == 1 and "commitment" in error.details["reason"]
     error = _refused(services, [_edit(lines[0], initial_lines=created["initial_lines"][:-1]),
                                 *lines[1:]])
     assert error.details["line"] == 1 and "initial_lines" in error.details["reason"]
@@ -88,7 +103,7 @@ def test_import_refuses_json_booleans_where_integers_belong(services: Services) 
 
 
 def test_import_stops_inside_a_command_is_refused(services: Services) -> None:
-    lines = _finished_lines()
+    lines = _finished_lines(ranked=False)  # a practice game: its seed public throughout
     piece = _first(lines, "piece_inserted")
     error = _refused(services, lines[: piece + 1])  # the first of three pieces only
     assert error.details["line"] == piece + 2
@@ -106,7 +121,7 @@ def test_an_import_is_idempotent(services: Services) -> None:
     with pytest.raises(GameExists):  # the same file twice
         services.import_game(text)
     shorter = "".join(text.splitlines(keepends=True)[:9])  # an earlier export of it
-    with pytest.raises(GameExists):
+    with pytest.raises(InvalidStream, match="seed is secret"):  # no way to check it
         services.import_game(shorter)
     assert services.list_games()[1] == 1 and services.list_games()[0][0].game_id == first
     assert _high_score_rows(services) == rows_before + 1

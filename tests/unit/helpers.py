@@ -13,6 +13,7 @@ from service.domain.board import geometry
 from service.domain.commands import Advance, Command, PlaceLine
 from service.domain.events import Event, GameCreated, LinePlaced, Point, Seat
 from service.domain.rules import decide, legal_actions
+from service.domain.seeds import commitment
 from service.domain.state import GameState, apply_all, fold
 
 SEATS = {
@@ -40,7 +41,11 @@ def created(
         drawn = [p for p in map(g.xy, g.inner_slots) if p not in keep_open]
     difficulty = "none" if mode == "two_players" else "hard"
     return GameCreated(
-        seed=seed,
+        seed=None,  # ranked: `position` gives the state its secret seed
+        seed_commitment=commitment(str(seed)),
+        ranked=True,
+        first_seat=1,
+        hints=True,
         height=height,
         width=width,
         mode=mode,
@@ -51,9 +56,12 @@ def created(
 
 
 def position(open_slots: Iterable[Point] = (), **kwargs: object) -> tuple[GameState, list[Event]]:
-    """The folded start state of `created(...)` and its one-event stream."""
+    """The folded start state of `created(...)` (a ranked game, as its server knows it:
+    with its secret seed) and its one-event stream."""
     events: list[Event] = [created(open_slots, **kwargs)]  # type: ignore[arg-type]
-    return fold(events), events
+    state = fold(events)
+    state.know_secret_seed(str(kwargs.get("seed", 1)))
+    return state, events
 
 
 class Game:

@@ -16,8 +16,8 @@ from service.domain.ai.compact import Board, tables
 from service.domain.commands import NewGame
 from service.domain.events import event_to_json
 from service.domain.players import play_turn
-from service.domain.start import start_game
-from service.domain.state import apply_all, fold
+from service.domain.start import start_game, start_state
+from service.domain.state import apply_all
 
 
 def _reference_insert_pieces(board: Board, rng: random.Random) -> None:
@@ -59,9 +59,9 @@ def _events_of_games(count: int):
     for seed in range(count):
         level = ("easy", "moderate", "hard")[seed % 3]
         mode = ("vs_computer", "computer_vs_computer")[seed % 2]
-        events = start_game(NewGame(seed=seed, player_name="Ada", difficulty=level, mode=mode,
-                                    height=7, width=9))
-        state = fold(events)
+        command = NewGame(seed=seed, player_name="Ada", difficulty=level, mode=mode,
+                          height=7, width=9, ranked=True)
+        events, state = start_game(command), start_state(command)
         strategy = strategy_for(level)
         while not state.over:
             turn = play_turn(state, strategy)
@@ -91,4 +91,4 @@ def test_event_to_dict_is_asdict_made_json_safe():
                                                   ensure_ascii=False)
         kinds.add(event.TYPE)
     assert {"game_created", "line_placed", "stage_advanced", "piece_inserted",
-            "move_explained", "game_over", "high_scores_entered"} <= kinds
+            "move_explained", "game_over", "seed_revealed", "high_scores_entered"} <= kinds

@@ -4,20 +4,30 @@ E2 (ordering, default table) and E3 (persistence) belong to the storage layer;
 here the domain's part is that only the human seats' final scores are handed on.
 """
 
+import dataclasses
+
 import pytest
 
 from service.domain.commands import NewGame, RuleViolation
-from service.domain.events import GameOver, HighScoreEntry, HighScoresEntered, Seat
+from service.domain.events import (
+    GameOver,
+    HighScoreEntry,
+    HighScoresEntered,
+    Seat,
+    SeedRevealed,
+)
 from service.domain.players import Greedy, play_turn
 from service.domain.rules import high_score_entries
-from service.domain.start import start_game
+from service.domain.start import start_game, start_state
 from service.domain.state import SEAT2, CorruptStream, apply_all, fold
 
 from .helpers import Game
 
 
-def _finish(events: list) -> list:
-    state = fold(events)
+def _finish(command: NewGame) -> list:
+    """The events of a ranked game of `command` played to its end by `Greedy`."""
+    command = dataclasses.replace(command, ranked=True)
+    events, state = start_game(command), start_state(command)
     while not state.over:
         turn = play_turn(state, Greedy())
         events = events + turn
@@ -26,7 +36,7 @@ def _finish(events: list) -> list:
 
 
 def _greedy_game(**kwargs) -> list:
-    return _finish(start_game(NewGame(seed=kwargs.pop("seed", 21), player_name="Ada", **kwargs)))
+    return _finish(NewGame(seed=kwargs.pop("seed", 21), player_name="Ada", **kwargs))
 
 
 # -- E ---------------------------------------------------------------------------
@@ -34,7 +44,7 @@ def _greedy_game(**kwargs) -> list:
 
 def test_rule_E1_the_human_final_score_is_entered_after_game_over_with_name_and_difficulty():
     events = _greedy_game(difficulty="hard", height=9, width=11)
-    *_, over, entered = events
+    *_, over, _revealed, entered = events
     assert isinstance(over, GameOver) and isinstance(entered, HighScoresEntered)
     assert entered.entries == (HighScoreEntry(1, "Ada", over.scores[0], "hard"),)
     state = fold(events)
@@ -65,8 +75,10 @@ def test_rule_E1_high_scores_are_entered_once_and_only_after_game_over():
     entered = events[-1]
     with pytest.raises(CorruptStream):
         fold([*events, entered])
+    with pytest.raises(CorruptStream):  # the seed is revealed once
+        fold([*events, events[-2]])
     with pytest.raises(CorruptStream):
-        fold([*events[:-2], entered])
+        fold([*events[:-3], entered])
 
 
 # -- M ---------------------------------------------------------------------------
@@ -112,12 +124,12 @@ def test_rule_M1_M2_M3_bad_seats_are_refused_with_a_stable_code(kwargs, code):
 
 
 def test_rule_M2_two_players_are_both_human_and_both_enter_the_high_scores():
-    (game,) = start_game(
-        NewGame(seed=1, player_name="Eda Fırat", mode="two_players", second_name="Tarık Yolcu")
-    )
+    command = NewGame(seed=1, player_name="Eda Fırat", mode="two_players",
+                      second_name="Tarık Yolcu")
+    (game,) = start_game(command)
     assert game.seats == (Seat("Eda Fırat", "human"), Seat("Tarık Yolcu", "human"))
-    events = _finish([game])
-    over, entered = events[-2:]
+    events = _finish(command)
+    over, _revealed, entered = events[-3:]
     assert entered.entries == (
         HighScoreEntry(1, "Eda Fırat", over.scores[0], "two_players"),
         HighScoreEntry(2, "Tarık Yolcu", over.scores[1], "two_players"),
@@ -129,6 +141,6 @@ def test_rule_M3_computer_vs_computer_has_levels_per_seat_and_no_high_scores():
     game = events[0]
     assert [s.kind for s in game.seats] == ["computer", "computer"]
     assert [s.level for s in game.seats] == ["easy", "hard"]
-    assert isinstance(events[-1], GameOver)
+    assert isinstance(events[-2], GameOver) and isinstance(events[-1], SeedRevealed)
     assert not any(isinstance(e, HighScoresEntered) for e in events)
     assert high_score_entries(fold(events)) == ()

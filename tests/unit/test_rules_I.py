@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from service.domain import start as start_module
+from service.domain import seeds as seeds_module
 from service.domain.board import geometry
 from service.domain.commands import Advance, NewGame, RuleViolation
 from service.domain.events import GameCreated, PieceInserted
@@ -100,7 +100,7 @@ def test_rule_I4_the_human_moves_first_in_round_1_stage_1():
 def test_rule_I5_the_same_seed_gives_the_same_initial_lines():
     assert _start(seed=42)[0] == _start(seed=42)[0]
     assert _start(seed=42)[0].initial_lines != _start(seed=43)[0].initial_lines
-    assert _start(seed=42)[0].seed == 42
+    assert _start(seed=42)[0].seed == "42"  # a practice game's seed is public
 
 
 def _whole_game(seed: int) -> list:
@@ -130,9 +130,9 @@ def test_rule_I5_the_stream_holds_every_random_outcome_and_fold_never_draws_rand
         raise AssertionError("fold must not draw a random number")
 
     monkeypatch.setattr(random, "Random", NoRandomness)
-    monkeypatch.setattr(start_module.random, "Random", NoRandomness)
+    monkeypatch.setattr(seeds_module.random, "Random", NoRandomness)
     for name in ("random", "randrange", "choice", "sample", "shuffle", "randint"):
         monkeypatch.setattr(random, name, no_random)
     with pytest.raises(AssertionError):  # the trap is armed
-        start_module.game_rng(1, 1, "pieces")
+        seeds_module.game_rng("1", 1, "pieces")
     assert fold(events) == expected

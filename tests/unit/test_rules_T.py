@@ -22,6 +22,7 @@ from service.domain.events import (
     HighScoresEntered,
     LinePlaced,
     PieceInserted,
+    SeedRevealed,
     StageAdvanced,
 )
 from service.domain.rules import decide, legal_actions
@@ -312,7 +313,8 @@ def test_rule_T4_the_turn_ends_with_advance_and_the_round_grows_after_seat_2():
 def _assert_over(game: Game, stage: int) -> None:
     assert game.state.over and game.state.empty_slots == 0
     assert game.state.stage == stage
-    assert isinstance(game.events[-2], GameOver)
+    assert isinstance(game.events[-3], GameOver)
+    assert isinstance(game.events[-2], SeedRevealed)
     assert isinstance(game.events[-1], HighScoresEntered)
     assert legal_actions(game.state).seat is None
     for command in (Advance(1), Advance(2), PlaceLine(1, 1, 2), PlaceLine(game.state.turn, 9, 9)):
@@ -322,7 +324,7 @@ def _assert_over(game: Game, stage: int) -> None:
 def test_rule_T5_game_over_in_stage1_the_moment_the_last_slot_is_drawn():
     game = Game.at([(2, 1)], size=(7, 7))
     decided = game.line(2, 1)
-    assert [type(e) for e in decided] == [LinePlaced, GameOver, HighScoresEntered]
+    assert [type(e) for e in decided] == [LinePlaced, GameOver, SeedRevealed, HighScoresEntered]
     assert decided[1] == GameOver((2, 0), (2, 0), game.state.ownerless, 1)
     _assert_over(game, stage=1)
 
@@ -331,7 +333,7 @@ def test_rule_T5_game_over_on_a_penalised_last_line_does_not_advance_the_stage()
     game = Game.at([(2, 1), (4, 5)], size=(7, 7))
     game.line(2, 1)  # (1, 1) and (3, 1)
     decided = game.line(4, 5)  # (3, 5) and (5, 5): irregular, the last slot
-    assert [type(e) for e in decided] == [LinePlaced, GameOver, HighScoresEntered]
+    assert [type(e) for e in decided] == [LinePlaced, GameOver, SeedRevealed, HighScoresEntered]
     assert decided[0].penalty
     assert decided[1] == GameOver((2 - 5, 0), (2, 0), game.state.ownerless, 2)
     _assert_over(game, stage=1)
@@ -341,7 +343,7 @@ def test_rule_T5_game_over_in_stage2():
     game = Game.at([(2, 1)], size=(7, 7))
     game.advance()
     decided = game.line(2, 1)
-    assert [type(e) for e in decided] == [LinePlaced, GameOver, HighScoresEntered]
+    assert [type(e) for e in decided] == [LinePlaced, GameOver, SeedRevealed, HighScoresEntered]
     assert decided[1] == GameOver((0, 0), (0, 0), game.state.ownerless, 0)
     _assert_over(game, stage=2)
 
@@ -358,7 +360,7 @@ def test_rule_T5_game_over_in_stage3_stops_inserting_pieces():
             continue
         endings += 1
         kinds = [type(e) for e in decided]
-        assert kinds[0] is StageAdvanced and kinds[-2:] == [GameOver, HighScoresEntered]
+        assert kinds[0] is StageAdvanced and kinds[-3:] == [GameOver, SeedRevealed, HighScoresEntered]
         inserted = of_type(decided, PieceInserted)
         assert inserted[-1].lines == ((4, 5),)
         assert kinds.index(GameOver) == len(inserted) + 1  # right after the last piece

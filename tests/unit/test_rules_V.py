@@ -17,6 +17,7 @@ from service.domain.events import (
     HighScoresEntered,
     LinePlaced,
     PieceInserted,
+    SeedRevealed,
     StageAdvanced,
     event_from_dict,
     event_to_json,
@@ -24,15 +25,16 @@ from service.domain.events import (
 from service.domain.players import Greedy, play_turn
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide
-from service.domain.start import start_game
+from service.domain.start import start_game, start_state
 from service.domain.state import CorruptStream, apply, apply_all, fold
 
 from .helpers import Game
 
 
 def _greedy_game(seed: int, **kwargs) -> list[Event]:
-    events = start_game(NewGame(seed=seed, player_name="Ada", **kwargs))
-    state = fold(events)
+    """A ranked game played to its end (its seed revealed in its last events)."""
+    command = NewGame(seed=seed, player_name="Ada", ranked=True, **kwargs)
+    events, state = start_game(command), start_state(command)
     while not state.over:
         turn = play_turn(state, Greedy())
         events += turn
@@ -40,9 +42,12 @@ def _greedy_game(seed: int, **kwargs) -> list[Event]:
     return events
 
 
+SEED = "17"  # the secret of `whole_game`: checking a prefix needs it (as `verify` has it)
+
+
 @pytest.fixture(scope="module")
 def whole_game() -> list[Event]:
-    return _greedy_game(seed=17)
+    return _greedy_game(seed=int(SEED))
 
 
 # -- V1 --------------------------------------------------------------------------
@@ -75,7 +80,8 @@ def test_rule_V1_every_event_of_a_whole_game_has_a_gap_free_position(whole_game)
     for position, event in enumerate(whole_game[1:], start=2):
         state = apply(state, event)
         assert state.version == position
-    assert isinstance(whole_game[-2], GameOver)
+    assert isinstance(whole_game[-3], GameOver)
+    assert whole_game[-2] == SeedRevealed(SEED)  # the ranked game's secret, at its end
     assert isinstance(whole_game[-1], HighScoresEntered)
     kinds = {type(e) for e in whole_game}
     assert {GameCreated, LinePlaced, StageAdvanced, PieceInserted} <= kinds
@@ -113,7 +119,7 @@ def test_rule_V2_apply_and_decide_leave_their_input_state_untouched(whole_game):
 def test_rule_V2_the_projection_holds_board_scores_round_turn_stage_and_last_moves(whole_game):
     state = fold(whole_game)
     assert state.over and state.empty_slots == 0
-    over = whole_game[-2]
+    over = whole_game[-3]
     assert tuple(state.scores) == over.scores and tuple(state.squares) == over.squares
     assert state.ownerless == over.ownerless and state.winner == over.winner
     assert state.round >= 2 and state.turn in (1, 2) and state.stage in (1, 2, 3)
@@ -158,7 +164,7 @@ def test_rule_V2_stage3_pieces_come_as_3_2_1_before_the_turn_ends(whole_game):
 def test_rule_V2_replay_check_accepts_a_real_game_and_every_prefix_of_it(whole_game):
     assert replay_check(whole_game) == fold(whole_game)
     for k in range(1, len(whole_game), 37):
-        assert replay_check(whole_game[:k], partial_tail=True) == fold(whole_game[:k])
+        assert replay_check(whole_game[:k], partial_tail=True, secret_seed=SEED) == fold(whole_game[:k])
 
 
 def test_rule_V2_replay_check_refuses_stored_pieces_that_break_T4(whole_game):
@@ -179,7 +185,7 @@ def test_rule_V2_replay_check_refuses_stored_pieces_that_break_T4(whole_game):
     turned = dataclasses.replace(piece, lines=(other,))
     fold([*whole_game[:i], turned])  # fits the board ...
     with pytest.raises(CorruptStream):  # ... but not RULES T4
-        replay_check([*whole_game[:i], turned])
+        replay_check([*whole_game[:i], turned], secret_seed=SEED)
     for tampered in (
         dataclasses.replace(piece, tries=0),
         dataclasses.replace(piece, tries=101),
@@ -187,8 +193,8 @@ def test_rule_V2_replay_check_refuses_stored_pieces_that_break_T4(whole_game):
         dataclasses.replace(piece, lines=(), skipped=True, tries=7),
     ):
         with pytest.raises(CorruptStream):
-            replay_check([*whole_game[:i], tampered])
-    assert replay_check([*whole_game[:i], piece]) == fold(whole_game[: i + 1])
+            replay_check([*whole_game[:i], tampered], secret_seed=SEED)
+    assert replay_check([*whole_game[:i], piece], secret_seed=SEED) == fold(whole_game[: i + 1])
 
 
 def test_rule_V2_replay_check_refuses_a_wrong_game_over_after_random_pieces():

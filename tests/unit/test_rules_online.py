@@ -1,9 +1,10 @@
 """RULES M, extended: the online mode (the rules page knows only one screen).
 
-Choices, also in the README: the creator sits in seat 1 and moves first; seat 2 is
-open until a friend claims it, and nobody moves before that; the claim is an event
-(``seat_claimed``) naming the seat; both humans enter the high score table with
-the class ``online``.
+Choices, also in the README: the creator sits in seat 1; who moves first is drawn
+from the game's committed seed (``first_seat`` of ``game_created``), so neither
+player chooses it; seat 2 is open until a friend claims it, and nobody moves before
+that; the claim is an event (``seat_claimed``) naming the seat; both humans of a
+ranked game enter the high score table with the class ``online``.
 """
 
 import pytest
@@ -12,7 +13,7 @@ from service.domain.commands import Advance, ClaimSeat, NewGame, RuleViolation
 from service.domain.events import SeatClaimed
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide, high_score_entries, legal_actions
-from service.domain.start import start_game
+from service.domain.start import start_game, start_state
 from service.domain.state import CorruptStream, apply_all, fold
 
 
@@ -63,7 +64,9 @@ def test_RULES_V2_a_second_claim_does_not_fold():
 
 
 def test_RULES_E1_online_both_humans_enter_as_online():
-    state = apply_all(fold(_online()), [SeatClaimed(2, "Bob")])
+    command = NewGame(seed=5, player_name="Ann", mode="online", height=7, width=9,
+                      ranked=True)
+    state = apply_all(start_state(command), [SeatClaimed(2, "Bob")])
     state.scores = [12, 30]
     assert [(e.seat, e.name, e.score, e.difficulty) for e in high_score_entries(state)] == [
         (1, "Ann", 12, "online"), (2, "Bob", 30, "online")]

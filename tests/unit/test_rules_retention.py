@@ -22,6 +22,7 @@ from service.domain.events import (
     GameAbandoned,
     HighScoresEntered,
     SeatClaimed,
+    SeedRevealed,
     event_from_dict,
     event_to_json,
 )
@@ -42,7 +43,8 @@ def _online() -> list:
 
 
 def _vs_computer() -> list:
-    return EventStreamFactory.build(turns=1, small=True, seed=3).events
+    """A practice game's stream (its seed public: nothing to reveal when it ends)."""
+    return EventStreamFactory.build(turns=1, small=True, seed=3, ranked=False).events
 
 
 def test_RULES_retention_an_untouched_game_is_abandoned_after_the_retention_time():
@@ -109,6 +111,17 @@ def test_RULES_retention_only_a_waiting_game_is_abandoned_for_its_invitation():
     assert unknown.value.code == "invalid_reason"
     with pytest.raises(CorruptStream):
         fold([*_vs_computer(), GameAbandoned("invite_expired")])
+
+
+def test_RULES_I5_an_abandoned_ranked_game_reveals_its_seed():
+    stream = EventStreamFactory.build(turns=1, small=True, seed=3)  # ranked
+    assert stream.events[0].seed is None
+    decided = decide(stream.state, Abandon("idle"))
+    assert decided == [GameAbandoned("idle"), SeedRevealed("3")]
+    # now anyone can check every random outcome, without the server's secret
+    assert replay_check([*stream.events, *decided]).abandoned == "idle"
+    with pytest.raises(CorruptStream, match="seed is secret"):
+        replay_check([*stream.events, GameAbandoned("idle")])
 
 
 def test_RULES_retention_a_finished_game_is_not_abandoned():

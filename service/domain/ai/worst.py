@@ -19,6 +19,7 @@ import random
 
 from ..board import geometry
 from ..events import GameCreated, Seat
+from ..seeds import commitment
 from ..state import GameState, fold
 
 KINDS = ("corridors", "dominoes", "three_sided", "dense")
@@ -54,6 +55,7 @@ def position(kind: str, height: int, width: int, seed: int = 0,
         raise ValueError(f"unknown kind {kind!r}; one of {', '.join(KINDS)}")
     seats = (Seat(f"Computer 1 ({levels[0]})", "computer", levels[0]),
              Seat(f"Computer 2 ({levels[1]})", "computer", levels[1]))
-    return fold([GameCreated(seed=seed, height=height, width=width,
-                             mode="computer_vs_computer", difficulty=levels[0], seats=seats,
+    return fold([GameCreated(seed=str(seed), seed_commitment=commitment(str(seed)),
+                             ranked=False, first_seat=1, hints=True,
+                             height=height, width=width, mode="computer_vs_computer", difficulty=levels[0], seats=seats,
                              initial_lines=tuple(sorted(drawn)))])

@@ -6,6 +6,16 @@ export const pt = (x, y) => `(${x},\u00a0${y})`;
 /* The points a line_placed event cost (older streams said `true` for 5). */
 export const penaltyOf = (d) => (d.penalty === true ? 5 : Number(d.penalty) || 0);
 
+/* How a game's seed is known, from its game_created data: a practice game's chosen
+   seed, or a ranked game's commitment (its seed is secret until seed_revealed; the
+   games from before commitments show theirs). Never "null" or "undefined". */
+export function seedNote(d) {
+  if (d.ranked === false) return `practice game, seed ${d.seed}`;
+  if (d.seed !== null && d.seed !== undefined) return `ranked, seed ${d.seed}`;
+  if (d.seed_commitment) return `ranked, seed committed (sha256 ${d.seed_commitment.slice(0, 12)}…)`;
+  return "ranked";
+}
+
 /* One event of the HTTP contract in words; `names` maps seat -> name. */
 export function describeEvent(ev, names) {
   const d = ev.data || {};
@@ -14,7 +24,7 @@ export function describeEvent(ev, names) {
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   switch (ev.type) {
     case "game_created":
-      return `Game created: ${d.height} × ${d.width} field with ${plural(d.initial_lines.length, "random line")} (seed ${d.seed})`;
+      return `Game created: ${d.height} × ${d.width} field with ${plural(d.initial_lines.length, "random line")} (${seedNote(d)})`;
     case "line_placed": {
       let s = `${who(d.seat)} placed a line at ${pt(d.x, d.y)}`;
       if (d.squares.length) {
@@ -46,6 +56,8 @@ export function describeEvent(ev, names) {
       return `${d.name} joined`;
     case "high_scores_entered":
       return `High score table: ${d.entries.map((e) => `${e.name} ${e.score}`).join(", ")}`;
+    case "seed_revealed":
+      return `Seed revealed: ${d.seed}; it matches the commitment`;
     case "game_abandoned":
       return d.reason === "invite_expired" ? "Abandoned: the invitation expired before anyone joined"
         : "Abandoned: nobody moved for too long";

@@ -16,8 +16,8 @@
      over) and "closed" (the page stopped following). */
 
 export const EVENT_TYPES = ["game_created", "line_placed", "stage_advanced", "piece_inserted",
-  "move_explained", "seat_claimed", "game_over", "high_scores_entered", "game_abandoned",
-  "message"];
+  "move_explained", "seat_claimed", "game_over", "seed_revealed", "high_scores_entered",
+  "game_abandoned", "message"];
 export const RECONNECTING = "Reconnecting to the live game…";
 export const RETRY_MS = 5000; // after a refused stream (too many open, server busy)
 

@@ -139,11 +139,11 @@ function feedback(events, st) {
   return { text: parts.join(" "), kind };
 }
 
-const QUIET = new Set(["game_over", "high_scores_entered", "game_abandoned"]); // drawn, not paced
+const QUIET = new Set(["game_over", "seed_revealed", "high_scores_entered", "game_abandoned"]); // drawn, not paced
 
 /* After events made elsewhere: the last of them in words, and whose turn it is. */
 function remoteSummary(events, n, wasMine, st) {
-  const last = [...events].reverse().find((ev) => !["move_explained", "high_scores_entered"].includes(ev.type));
+  const last = [...events].reverse().find((ev) => !["move_explained", "seed_revealed", "high_scores_entered"].includes(ev.type));
   let text = last ? `${describeEvent(last, n)}.` : "";
   if (!st.over && canPlay(st) && !wasMine) text += " Your turn.";
   return text.trim();

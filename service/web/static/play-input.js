@@ -99,8 +99,13 @@ export async function computerToMove(st) {
 
 async function hint() {
   if (!S.game || !S.state || S.busy || !canPlay(S.state)) return;
+  if (!S.state.hints) {
+    flash("Hints are off in this game.", "error", "hints_off");
+    return;
+  }
   try {
-    const h = await api("GET", gameUrl("/hint"));
+    // With the seat's token, as moves are sent: an online game's hints are for the seat to move.
+    const h = await api("GET", gameUrl("/hint"), undefined, S.game.token);
     if (h.action === "line") {
       S.board.setHint(h.x, h.y);
       S.cursor = { x: h.x, y: h.y, wantX: h.x };

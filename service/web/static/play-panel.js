@@ -96,6 +96,21 @@ export async function copyInvite() {
   note.textContent = done ? "Link copied: send it to your friend." : "Copy the selected link (Ctrl+C), then send it to your friend.";
 }
 
+// -- what kind of game: a practice game (a chosen seed), an online game's hints ----------
+function fillNotes(st) {
+  const practice = $("practice-note");
+  practice.hidden = st.ranked !== false;
+  practice.textContent = `Practice game · seed ${st.seed}`;
+  practice.title = "A chosen seed: the same random lines and pieces every time, never in the high scores.";
+  const hints = $("hints-note");
+  hints.hidden = !online(st);
+  hints.textContent = st.hints ? "Hints on" : "Hints off";
+  hints.title = st.hints ? "The player to move may ask for a hint." : "Neither player can ask for a hint in this game.";
+  $("hint-btn").hidden = !st.hints;
+  $("keys-hint").hidden = !st.hints;
+  $("over-practice").hidden = st.ranked !== false;
+}
+
 // -- the whole page from a state -------------------------------------------------------
 export function render(st) {
   S.state = st;
@@ -114,7 +129,8 @@ export function render(st) {
   $("advance-btn").classList.remove("hint");
   $("advance-btn").textContent = st.stage === 3 ? "End turn ⏎" : "Next stage ⏎";
   $("advance-btn").disabled = !mine;
-  $("hint-btn").disabled = !mine;
+  $("hint-btn").disabled = !mine || !st.hints;
+  fillNotes(st);
   $("prompt").textContent = promptFor(st);
   const game = $("game");
   game.classList.toggle("is-over", st.over);

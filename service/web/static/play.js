@@ -42,6 +42,7 @@ function syncModeFields() {
   $("second-name").required = mode === "two_players";
   $("difficulty-label").hidden = mode !== "vs_computer";
   $("online-note").hidden = mode !== "online";
+  $("hints-label").hidden = mode !== "online";
   $("start-btn").textContent = mode === "online" ? "Start and invite" : "Start game";
 }
 
@@ -55,6 +56,8 @@ async function startGame(event) {
     difficulty: $("difficulty").value,
   };
   if (body.mode === "two_players") body.second_name = $("second-name").value;
+  // Hints: always on against the computer and on one screen; an online game's creator chooses.
+  if (body.mode === "online") body.hints = $("allow-hints").checked;
   const seed = $("seed").value.trim();
   if (seed !== "") body.seed = Number.parseInt(seed, 10);
   const [height, width] = $("field-size").value.split("x").map(Number);
@@ -87,7 +90,8 @@ async function startGame(event) {
 // -- resume ----------------------------------------------------------------------------
 function describeGame(st) {
   const names = st.seats.map((s) => s.name || "(open seat)").join(" vs ");
-  return `${names} — round ${st.round}, stage ${st.stage}, ${st.height} × ${st.width}`;
+  const practice = st.ranked === false ? ", practice" : "";
+  return `${names} — round ${st.round}, stage ${st.stage}, ${st.height} × ${st.width}${practice}`;
 }
 
 /* The unfinished games this browser can play, newest first: the latest one with

@@ -7,6 +7,7 @@ import { text } from "./panels.js";
 import { go } from "./replay-controls.js";
 import { $, R, names, total } from "./replay-state.js";
 
+const END = new Set(["game_over", "seed_revealed", "high_scores_entered", "game_abandoned"]);
 let turnBounds = [1]; // the steps where a turn ends (and the next begins), with 1 and total
 const moveLinks = new Map(); // step -> its link in the list
 
@@ -36,7 +37,9 @@ function shortLabel(ev) {
     case "game_abandoned":
       return "abandoned";
     case "game_created":
-      return `start: ${d.height} × ${d.width}, seed ${d.seed}`;
+      return `start: ${d.height} × ${d.width}${d.ranked === false ? `, practice, seed ${d.seed}` : ""}`;
+    case "seed_revealed":
+      return "seed revealed";
     case "seat_claimed":
       return `${d.name} joined`;
     default:
@@ -101,7 +104,8 @@ export function buildMoves() {
     nav.appendChild(start);
   }
   nav.appendChild(rounds);
-  let curRound = 1, curTurn = 1, curStage = 1;
+  // Who moves first: seat 1, or an online game's seat drawn from its seed.
+  let curRound = 1, curTurn = (first && first.data && first.data.first_seat) || 1, curStage = 1;
   for (const ev of R.events.slice(1)) {
     const d = ev.data || {};
     if (ev.type === "seat_claimed" && nav.querySelector("p.moves-start")) {
@@ -111,7 +115,7 @@ export function buildMoves() {
       start.appendChild(link(ev));
       continue;
     }
-    if (ev.type === "game_over" || ev.type === "high_scores_entered" || ev.type === "game_abandoned") {
+    if (END.has(ev.type)) {
       closeTurn();
       let end = nav.querySelector("p.moves-end");
       if (!end) {

@@ -1,0 +1,93 @@
+"""Player names through the API and the CLI (issue 23, fair play): NFKC names, no
+blank-looking names, and no look-alike of a different name in the high score table
+(409 ``name_confusable``, in the one error shape, naming the existing name). Every
+refusal writes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.services import Services
+from tests.conftest import SquaresRunner
+
+from .helpers import CheckedClient, assert_error, create_game, snapshot, state_of
+
+CYRILLIC_EDA = "\u0415da F\u0131rat"  # a Cyrillic Е beside the table's "Eda Fırat"
+
+
+def _post_game(client: CheckedClient, **body: Any) -> Any:
+    return client.post("/api/games", json={"height": 7, "width": 9, "seed": 7, **body})
+
+
+def _game_count(client: CheckedClient) -> int:
+    response = client.get("/api/games")
+    assert response.status_code == 200
+    total: int = response.get_json()["total"]
+    return total
+
+
+def test_a_cyrillic_lookalike_of_a_table_name_is_refused_and_the_name_itself_accepted(
+        client: CheckedClient) -> None:
+    response = _post_game(client, player_name=CYRILLIC_EDA)
+    details = assert_error(response, 409, "name_confusable")
+    assert details == {"field": "player_name", "existing": "Eda Fırat"}
+    assert "Eda Fırat" in response.get_json()["error"]["message"]
+    assert _game_count(client) == 0
+
+    created = create_game(client, player_name="Eda Fırat")  # a player plays on under it
+    assert created["state"]["seats"][0]["name"] == "Eda Fırat"
+    assert _game_count(client) == 1
+
+
+def test_the_second_player_of_two_is_checked_too(client: CheckedClient) -> None:
+    response = _post_game(client, player_name="Cem", mode="two_players",
+                          second_name="AIi Okyanus")  # a capital I for the l
+    details = assert_error(response, 409, "name_confusable")
+    assert details == {"field": "second_name", "existing": "Ali Okyanus"}
+    assert _game_count(client) == 0
+
+
+def test_a_name_entered_in_the_table_later_is_guarded_as_well(
+        client: CheckedClient, services: Services) -> None:
+    assert create_game(client, player_name="Zeynep")  # nobody like her in the table yet
+    services.add_high_score("Zeynep", 120)
+    assert_error(_post_game(client, player_name="Z\u0435ynep"), 409, "name_confusable")
+    assert create_game(client, player_name="Zeynep")
+
+
+def test_names_are_stored_normalised(client: CheckedClient) -> None:
+    created = create_game(client, player_name=" \uff21\uff4c\uff49 ")  # full-width "Ali"
+    assert state_of(client, created["game_id"])["seats"][0]["name"] == "Ali"
+
+
+def test_blank_looking_names_are_refused(client: CheckedClient) -> None:
+    for name in ("\u3164", "\u2800", "\ufdfd" * 32):
+        details = assert_error(_post_game(client, player_name=name), 422, "invalid_name")
+        assert details == {"field": "player_name"}
+    assert _game_count(client) == 0
+
+
+def test_a_claim_with_a_lookalike_name_is_refused_and_writes_nothing(
+        client: CheckedClient) -> None:
+    created = create_game(client, mode="online", player_name="Ann")
+    game_id, code = created["game_id"], created["invite"]["code"]
+    before = snapshot(client, game_id)
+
+    refused = client.post(f"/api/games/{game_id}/claim",
+                          json={"code": code, "name": CYRILLIC_EDA})
+    details = assert_error(refused, 409, "name_confusable")
+    assert details == {"field": "name", "existing": "Eda Fırat"}
+    assert snapshot(client, game_id) == before
+    assert state_of(client, game_id)["open_seat"] == 2
+
+    claimed = client.post(f"/api/games/{game_id}/claim", json={"code": code, "name": "Eda Fırat"})
+    assert claimed.status_code == 201, claimed.get_json()  # the invitation is still good
+
+
+def test_the_cli_reports_a_lookalike_as_a_clear_error(runner: SquaresRunner,
+                                                      services: Services) -> None:
+    result = runner("highscores", "add", CYRILLIC_EDA, "10")
+    assert result.exit_code == 1
+    assert "looks like 'Eda Fırat'" in result.stderr and "(name_confusable)" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert CYRILLIC_EDA not in {h.name for h in services.high_scores(100)}

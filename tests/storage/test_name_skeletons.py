@@ -1,0 +1,110 @@
+"""``high_scores.name_skeleton`` (migration 0007): the look-alike key of each name,
+filled by the migration for the rows before it and by the store for every row it
+writes; the look-alike check reads it through its index. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import inspect, select, text
+
+from service.domain.commands import RuleViolation
+from service.domain.names import skeleton
+from service.services import Services
+from service.store import downgrade, high_scores_table, make_engine, migrate
+from tests.factories import GameFactory
+
+CYRILLIC_EDA = "\u0415da F\u0131rat"  # a Cyrillic Е beside the table's "Eda Fırat"
+DEFAULT_NAMES = {"Eda Fırat", "Tarık Yolcu", "Sinem Okur", "Ali Okyanus", "Deniz Vadi"}
+
+
+def _name_skeletons(url: str) -> list[tuple[str, str | None]]:
+    """(name, name_skeleton) of every row, read without the store's code."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.exec_driver_sql(
+                "SELECT name, name_skeleton FROM high_scores ORDER BY id").all()
+            return [(name, key) for name, key in rows]
+    finally:
+        engine.dispose()
+
+
+def _skeleton_indexes(url: str) -> list[str]:
+    engine = make_engine(url)
+    try:
+        return [ix["name"] or "" for ix in inspect(engine).get_indexes("high_scores")
+                if ix["column_names"] == ["name_skeleton"]]
+    finally:
+        engine.dispose()
+
+
+def test_migration_0007_fills_the_skeletons_of_the_default_table(
+        empty_database_url: str) -> None:
+    url = empty_database_url
+    migrate(url, "0006")
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:  # a hand-made entry of before: a full-width name
+            conn.execute(text("INSERT INTO high_scores (name, score, difficulty, created_at) "
+                              "VALUES (:name, 1, 'manual', :now)"),
+                         {"name": "\uff21\uff4c\uff49", "now": datetime.now(UTC)})
+    finally:
+        engine.dispose()
+
+    migrate(url, "0007")
+    rows = _name_skeletons(url)
+    assert {name for name, _ in rows} == DEFAULT_NAMES | {"\uff21\uff4c\uff49"}
+    assert all(key == skeleton(name) for name, key in rows)
+    assert dict(rows)["Eda Fırat"] == skeleton(CYRILLIC_EDA) == "Eda Firat"
+    assert dict(rows)["\uff21\uff4c\uff49"] == "Ali"
+    assert _skeleton_indexes(url) == ["ix_high_scores_name_skeleton"]
+
+    downgrade(url, "0006")
+    assert _skeleton_indexes(url) == []
+    migrate(url)
+    assert all(key == skeleton(name) for name, key in _name_skeletons(url))
+
+
+def test_every_row_the_store_writes_carries_its_skeleton(services: Services,
+                                                         database_url: str) -> None:
+    game = GameFactory.create(services=services, mode="two_players", player_name="Gülşen İnce",
+                              second_name="Ayşe Çelik", finished=True, small=True)
+    services.add_high_score("Zeynep", 99)
+    rows = dict(_name_skeletons(database_url))
+    assert rows["Gülşen İnce"] == skeleton("Gülşen İnce")
+    assert rows["Ayşe Çelik"] == skeleton("Ayşe Çelik")
+    assert rows["Zeynep"] == skeleton("Zeynep")
+    assert {h.name for h in services.high_scores(100) if h.game_id == game.game_id} == {
+        "Gülşen İnce", "Ayşe Çelik"}
+
+    services.reset_high_scores()
+    reset = _name_skeletons(database_url)
+    assert {name for name, _ in reset} == DEFAULT_NAMES
+    assert all(key == skeleton(name) for name, key in reset)
+
+
+def test_a_lookalike_of_a_table_name_is_refused_by_the_services(services: Services) -> None:
+    with pytest.raises(RuleViolation) as refused:
+        services.create_game(player_name=CYRILLIC_EDA, height=7, width=9)
+    assert refused.value.code == "name_confusable"
+    assert refused.value.details == {"field": "player_name", "existing": "Eda Fırat"}
+    with pytest.raises(RuleViolation) as by_hand:
+        services.add_high_score("Sin\u0435m Okur", 10)  # a Cyrillic е
+    assert by_hand.value.details == {"field": "name", "existing": "Sinem Okur"}
+    assert services.list_games() == ([], 0)
+
+    assert services.create_game(player_name="Eda Fırat", height=7, width=9).game_id
+    assert services.add_high_score("Eda Fırat", 10).name_skeleton == skeleton("Eda Fırat")
+
+
+def test_the_lookup_finds_each_lookalike_name_once(services: Services) -> None:
+    services.add_high_score("Eda Fırat", 10)  # the same name twice in the table
+    with services.store.unit_of_work(write=False) as uow:
+        assert uow.high_scores.names_like(skeleton(CYRILLIC_EDA)) == ["Eda Fırat"]
+        assert uow.high_scores.names_like(skeleton("Nobody")) == []
+    engine_rows = select(high_scores_table.c.name_skeleton).where(
+        high_scores_table.c.name == "Eda Fırat")
+    with services.store.engine.connect() as conn:
+        assert set(conn.execute(engine_rows).scalars()) == {"Eda Firat"}
