@@ -58,10 +58,11 @@ def start_game(command: NewGame) -> list[Event]:
     ]
 
 
-def start_state(command: NewGame) -> GameState:
+def start_state(command: NewGame, events: list[Event] | None = None) -> GameState:
     """The state of the game `command` starts, knowing its seed even when it is the
-    ranked game's secret (the server's view, and that of simulations)."""
-    state = fold(start_game(command))
+    ranked game's secret (the server's view, and that of simulations); `events`: its
+    `start_game` events, when the caller has them already."""
+    state = fold(start_game(command) if events is None else events)
     state.know_secret_seed(str(command.seed))
     return state
 

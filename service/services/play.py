@@ -72,7 +72,7 @@ class PlayService(OnlineService):
             height=height, width=width, second_name=second_name, second_level=second_level,
         )
         events = start_game(command)
-        state = start_state(command)
+        state = start_state(command, events)
         token, salt, token_hash = security.new_token_hash()
         game_id = uuid.uuid4().hex
         invite = None
