@@ -61,9 +61,10 @@ class RawSqlite:
         for _ in range(n):
             self.seq += 1
             conn.execute("BEGIN")
-            conn.execute(
-                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
-                ("g", self.seq, "line_placed", 1, self.PAYLOAD, "2026-11-22 23:00:00.000000"),
+            conn.execute(  # the position: the seq (one stream), no counter to update
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
+                ("g", self.seq, "line_placed", 1, self.PAYLOAD, "2026-11-22 23:00:00.000000",
+                 self.seq),
             )
             conn.execute("COMMIT")
         return time.perf_counter() - start

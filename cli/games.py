@@ -13,6 +13,7 @@ from service.services import GameSummary
 
 from .context import AppContext, pass_app
 from .output import INT32_MAX, CliFailure, echo_json, fmt_time, require_yes, table
+from .review import summary_lines
 
 STATUSES = {"unfinished": "active", "active": "active", "finished": "finished",
             "abandoned": "abandoned"}
@@ -96,10 +97,12 @@ def list_games(app: AppContext, status: str | None, player: str | None, limit: i
 def show(app: AppContext, game_id: str, as_json: bool) -> None:
     """Show a game's summary and its board."""
     with app.services() as services:
-        summary = services.get_summary(game_id)
-        state = services.get_state(game_id)
+        summary, state = services.get_game(game_id)  # a game past its time: abandoned
+        analysis = None if summary.status == "active" else services.analysis(game_id)
+    review = analysis.review.body if analysis and analysis.review else None
     if as_json:
-        echo_json({"game": summary, "board": render_board(state).split("\n")})
+        echo_json({"game": summary, "board": render_board(state).split("\n"),
+                   "review": review})
         return
     click.echo(f"game       {summary.game_id}")
     click.echo(f"mode       {summary.mode} (difficulty {summary.difficulty})")
@@ -110,6 +113,12 @@ def show(app: AppContext, game_id: str, as_json: bool) -> None:
     click.echo(f"events     {summary.version}")
     click.echo(f"created    {fmt_time(summary.created_at)}")
     click.echo(f"finished   {fmt_time(summary.finished_at)}")
+    if analysis is not None:
+        click.echo(f"review     {analysis.status}"
+                   + ("" if review else " (squares review --all)"))
+        for line in summary_lines((summary.player_name, summary.second_name), review or {}
+                                  ) if review else ():
+            click.echo(line)
     click.echo("")
     click.echo(render(state, color=True))
 

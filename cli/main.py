@@ -26,7 +26,7 @@ from service.domain.events import EventFormatError
 from service.domain.state import CorruptStream
 from service.errors import GameNotFound, ServiceError
 
-from . import db, games, highscores, maintenance, play, replay, serve, simulate, watch
+from . import db, games, highscores, maintenance, play, replay, review, serve, simulate, watch
 from .context import AppContext
 from .output import CliFailure
 
@@ -158,6 +158,7 @@ for command in (
     replay.replay,
     maintenance.verify,
     maintenance.rebuild,
+    review.review,
     highscores.highscores,
     simulate.simulate,
     play.play,

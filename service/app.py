@@ -11,6 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import access_log, api, headers, limits, sweeper, web
 from .api.errors import error_response
 from .config import database_url, invite_ttl_seconds, trusted_proxies
+from .projections import background
 from .services import Services
 
 MAX_BODY_BYTES = 64 * 1024
@@ -62,4 +63,5 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     headers.init_app(app)
     access_log.init_app(app)
     sweeper.init_app(app)  # abandons stale games: a daemon thread per process
+    background.init_app(app)  # the analyst reviews ended games: a thread per process
     return app

@@ -100,3 +100,10 @@ class HintsOff(ServiceError):
     answers 403.)"""
 
     code = "hints_off"
+
+
+class GameRunning(ServiceError):
+    """A review asked for while the game is still being played (no help during
+    play). (The API answers 409.)"""
+
+    code = "game_running"

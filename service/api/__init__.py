@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, render_template
 from flask_smorest import Api
 
-from . import errors, feed, online  # noqa: F401 - online adds its routes to blp
+from . import analysis, errors, feed, online  # noqa: F401 - they add their routes to blp
 from .routes import blp
 from .schemas import ErrorSchema, HealthSchema
 

@@ -55,6 +55,7 @@ SERVICE_STATUS = {
     "invalid_stream": 400,
     "too_many_games": 429,
     "hints_off": 403,
+    "game_running": 409,
 }
 
 # Rule violations no game state could make valid: 422. The rest depend on the

@@ -185,8 +185,11 @@ def list_games(query: dict[str, Any]) -> Response:
     """Games, newest first; filter by status (active|finished|abandoned) or a player's
     name. ``active`` leaves out the games past their time, even before the sweep
     wrote their abandonment."""
-    games, total = _services().list_games(**query)
-    return jsonify(games=[summary_view(g) for g in games], total=total,
+    services = _services()
+    games, total = services.list_games(**query)
+    accuracies = services.accuracies(g.game_id for g in games)
+    return jsonify(games=[summary_view(g) | {"accuracy": accuracies.get(g.game_id)}
+                          for g in games], total=total,
                    limit=query["limit"], offset=query["offset"])
 
 
@@ -285,7 +288,9 @@ def board_text(game_id: str) -> Response:
 @_errors(400)
 def high_scores(query: dict[str, Any]) -> Response:
     """The high score table, best first (the default entries included)."""
-    entries = _services().high_scores(query["limit"], height=query["height"],
-                                      width=query["width"])
-    return jsonify(high_scores=[high_score_view(rank, e)
+    services = _services()
+    entries = services.high_scores(query["limit"], height=query["height"],
+                                   width=query["width"])
+    accuracies = services.accuracies(e.game_id for e in entries if e.game_id)
+    return jsonify(high_scores=[high_score_view(rank, e, accuracies)
                                 for rank, e in enumerate(entries, start=1)])

@@ -282,8 +282,14 @@ class GameSchema(Schema):
     summary = fields.Nested(SummarySchema, required=True)
 
 
+class ListedGameSchema(SummarySchema):  # type: ignore[misc, valid-type]
+    accuracy = fields.List(_int(allow_none=True), required=True, allow_none=True, metadata={
+        "description": "each seat's stage-1 accuracy in % from the game's review; null "
+                       "until it is reviewed"})
+
+
 class GameListSchema(Schema):
-    games = fields.List(fields.Nested(SummarySchema), required=True)
+    games = fields.List(fields.Nested(ListedGameSchema), required=True)
     total = _int(required=True)
     limit = _int(required=True)
     offset = _int(required=True)
@@ -319,6 +325,9 @@ class HighScoreSchema(Schema):
     height = _int(required=True, allow_none=True,
                   metadata={"description": "the game's field size; null without a game"})
     width = _int(required=True, allow_none=True)
+    accuracy = _int(required=True, allow_none=True, metadata={
+        "description": "the player's stage-1 accuracy in % (the game's review); null "
+                       "without a reviewed game"})
 
 
 class HighScoreListSchema(Schema):

@@ -132,7 +132,10 @@ def summary_view(summary: GameSummary) -> dict[str, Any]:
     return view
 
 
-def high_score_view(rank: int, entry: HighScore) -> dict[str, Any]:
+def high_score_view(rank: int, entry: HighScore,
+                    accuracies: dict[str, tuple[int, int]]) -> dict[str, Any]:
+    """`accuracies`: each reviewed game's accuracy per seat."""
+    accuracy = accuracies.get(entry.game_id or "")
     return {
         "rank": rank,
         "id": entry.id,
@@ -143,6 +146,7 @@ def high_score_view(rank: int, entry: HighScore) -> dict[str, Any]:
         "created_at": timestamp(entry.created_at),
         "height": entry.height,
         "width": entry.width,
+        "accuracy": accuracy[entry.seat - 1] if accuracy and entry.seat else None,
     }
 
 

@@ -2,7 +2,8 @@
 
 Split by who needs them: `play` (the game page and the API's moves), `queries`
 (reading games, replays, listings), `admin` (the CLI's data management),
-`retention` (abandoning and pruning the games nobody finishes). Each runs
+`retention` (abandoning and pruning the games nobody finishes), `reviews` (the
+analyst's reviews of ended games). Each runs
 in units of work of the `store`; none touches a table or a connection, and none
 computes squares or scores itself.
 """
@@ -13,6 +14,7 @@ from ..domain.commands import RuleViolation
 from ..errors import (
     GameExists,
     GameNotFound,
+    GameRunning,
     HighScoreNotFound,
     HintsOff,
     InvalidStream,
@@ -34,20 +36,23 @@ from .play import PlayService
 from .queries import QueryService
 from .results import ClaimedSeat, CreatedGame, Invite, MoveResult, Problem, Waiting
 from .retention import RetentionService, Sweep
+from .reviews import Analysis, ReviewService
 from .streams import parse_stream
 
 
-class Services(PlayService, QueryService, AdminService, RetentionService):
+class Services(PlayService, QueryService, AdminService, RetentionService, ReviewService):
     """Every use case on one store (`Services.from_url(url)` or `Services(store)`)."""
 
     store: EventStore
 
 
 __all__ = [
+    "Analysis",
     "ClaimedSeat",
     "CreatedGame",
     "GameExists",
     "GameNotFound",
+    "GameRunning",
     "GameSummary",
     "HighScore",
     "HighScoreNotFound",

@@ -2,8 +2,10 @@
 
 - `schema`: the tables and the one definition of the games read model
 - `engine`: engines, database URLs, SQLite pragmas (`writer_queue`: SQLite writers queue)
-- `events`, `games`, `high_scores`, `invitations`, `viewers`: the repositories of
-  those tables
+- `events`, `games`, `high_scores`, `invitations`, `viewers`, `reviews`: the
+  repositories of those tables
+- `positions`: one order over all streams, for followers; `checkpoints`: where each
+  follower stands, and its lease
 - `snapshots`: a cache of committed states
 - `unit_of_work`: the transaction, its repositories and the one append path
 - `queries`: read-side listings
@@ -15,6 +17,8 @@ from .events import RawEvent, StoredEvent
 from .games import StoredGame
 from .invitations import Invitation
 from .migrations import alembic_config, current_revisions, downgrade, migrate
+from .positions import Notice
+from .reviews import StoredReview
 from .schema import (
     SUMMARY_FIELDS,
     GameSummary,
@@ -36,8 +40,10 @@ __all__ = [
     "GameSummary",
     "HighScore",
     "Invitation",
+    "Notice",
     "RawEvent",
     "SnapshotCache",
+    "StoredReview",
     "StoredEvent",
     "StoredGame",
     "UnitOfWork",

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ..domain.events import Event, event_from_dict
+from .positions import next_positions
 from .schema import events_table
 
 _T = events_table
@@ -71,7 +72,8 @@ class EventRepository:
         self._conn = conn
 
     def insert(self, stored: Sequence[StoredEvent]) -> None:
-        """Insert events (one statement, executemany); `SequenceTaken` on a clash."""
+        """Insert events (one statement, executemany) at the next global positions
+        (`positions`); `SequenceTaken` on a clash."""
         rows = []
         for s in stored:
             raw = s.event.to_dict()
@@ -79,6 +81,9 @@ class EventRepository:
                          "schema_version": raw["v"], "payload": raw["data"],
                          "recorded_at": s.recorded_at})
         try:
+            first = next_positions(self._conn, len(rows))
+            for i, row in enumerate(rows):
+                row["position"] = first + i
             self._conn.execute(_INSERT, rows)
         except IntegrityError as exc:
             raise SequenceTaken(stored[0].game_id) from exc

@@ -5,6 +5,11 @@ games read model.
   ``seq`` gap-free and 1-based (it equals the state's version after the event).
   ``type`` and ``schema_version`` (the event class's schema number, upcast on load)
   have their own columns; ``payload`` holds ``Event.to_dict()["data"]``.
+  ``position`` orders all streams together, for followers (`positions`), from
+  the one-row counter ``event_positions``.
+- ``projection_checkpoints``: per follower of the events (the analyst) the
+  position it has read up to, and its lease (`checkpoints`).
+- ``game_reviews``: the analyst's review of each ended game, deleted with the game.
 - ``games``: the read model, one row per game, rewritten in the transaction that
   appends the events it summarises and rebuildable from them. Its columns besides
   the token, the creator and the secret seed are exactly the fields of `GameSummary`, and
@@ -33,6 +38,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     CheckConstraint,
     Column,
@@ -95,8 +101,29 @@ events_table = Table(
     Column("schema_version", Integer, nullable=False),
     Column("payload", Payload, nullable=False),
     Column("recorded_at", UTCDateTime(), nullable=False),
+    # the global order over all streams (`positions`); always written, nullable only
+    # because SQLite adds nothing else to a table without rowid (migration 0010)
+    Column("position", BigInteger, nullable=True),
     CheckConstraint("seq >= 1", name="seq_positive"),
+    Index(None, "position", unique=True),
     sqlite_with_rowid=False,  # one b-tree clustered by (game_id, seq)
+)
+
+# One row: the last position given (`positions.next_positions`).
+event_positions_table = Table(
+    "event_positions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("last", BigInteger, nullable=False),
+    CheckConstraint("id = 1", name="one_row"),
+)
+
+# Per follower of the events (`projections`): how far it has read, and its lease.
+projection_checkpoints_table = Table(
+    "projection_checkpoints", metadata,
+    Column("name", String(64), primary_key=True),
+    Column("position", BigInteger, nullable=False),
+    Column("holder", String(64), nullable=True),
+    Column("lease_until", UTCDateTime(), nullable=True),
 )
 
 games_table = Table(
@@ -164,6 +191,20 @@ invitations_table = Table(
     Column("claimed_at", UTCDateTime(), nullable=True),
     Column("token_hash", String(128), nullable=True),  # the invited seat's token
     Column("token_salt", String(64), nullable=True),
+)
+
+# The analyst's review of each ended game (`domain.review`, `projections.analyst`).
+game_reviews_table = Table(
+    "game_reviews", metadata,
+    Column("game_id", String(64), ForeignKey("games.game_id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("algorithm", Integer, nullable=False),  # review.ALGORITHM when computed
+    Column("position", BigInteger, nullable=False),  # of the event that ended the game
+    Column("accuracy1", Integer, nullable=True),  # NULL: no turn played, or it failed
+    Column("accuracy2", Integer, nullable=True),
+    Column("exact", Boolean, nullable=False),
+    Column("reviewed_at", UTCDateTime(), nullable=False),
+    Column("body", Payload, nullable=False),  # Review.to_dict(), or {"error": why}
 )
 
 viewers_table = Table(

@@ -2,7 +2,8 @@
 
 `EventStore.unit_of_work()` opens a transaction and hands out a `UnitOfWork` with
 ``uow.games``, ``uow.events``, ``uow.high_scores``, ``uow.invitations``,
-``uow.viewers`` and ``uow.queries``; the block's
+``uow.viewers``, ``uow.queries``, and for followers ``uow.log`` (events in global
+order), ``uow.checkpoints`` and ``uow.reviews``; the block's
 end commits it, an exception rolls it back. Snapshots (`snapshots`) are published
 only after the commit, so the cache never holds a state that was not committed.
 
@@ -28,13 +29,16 @@ from .. import metrics
 from ..domain.events import Event
 from ..domain.state import CorruptStream, GameState, apply_all, fold
 from ..errors import VersionConflict
+from .checkpoints import CheckpointRepository
 from .engine import make_engine, write_engine
 from .events import EventRepository, SequenceTaken, StoredEvent
 from .games import GameRepository, StoredGame, finished_at, summary_of
 from .high_scores import HighScoreRepository
 from .invitations import InvitationRepository
 from .migrations import schema_problem
+from .positions import EventLog
 from .queries import Queries
+from .reviews import ReviewRepository
 from .schema import summary_values, utcnow
 from .snapshots import SNAPSHOT_CAPACITY, PendingSnapshots, SnapshotCache
 from .viewers import ViewerRepository
@@ -51,6 +55,9 @@ class UnitOfWork:
         self.invitations = InvitationRepository(conn)
         self.viewers = ViewerRepository(conn)
         self.queries = Queries(conn)
+        self.log = EventLog(conn)
+        self.checkpoints = CheckpointRepository(conn)
+        self.reviews = ReviewRepository(conn)
         self.snapshots = PendingSnapshots(snapshots)
         # (events, the game's mode) appended here: counted once committed
         self.appended: list[tuple[list[Event], str]] = []

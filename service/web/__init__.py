@@ -81,7 +81,7 @@ def games() -> str:
     pages = max(1, -(-total // GAMES_PER_PAGE))
     return render_template(
         "games.html", active="games", games=rows, total=total, page=page, pages=pages,
-        player=player,
+        player=player, accuracies=_services().accuracies(g.game_id for g in rows),
     )
 
 
@@ -181,6 +181,22 @@ def _field_size(row: Any) -> str:
     return field_size(row)
 
 
+@bp.app_template_global("game_accuracy")
+def game_accuracy(accuracies: dict[str, tuple[int, int]], game_id: str) -> str:
+    """A games row's accuracy per seat from its review, "acc. 87 % / 92 %"; "—" until
+    the game is reviewed."""
+    found = accuracies.get(game_id)
+    return "—" if found is None else f"acc. {found[0]} % / {found[1]} %"
+
+
+@bp.app_template_global("entry_accuracy")
+def entry_accuracy(accuracies: dict[str, tuple[int, int]], entry: Any) -> str:
+    """A high score's accuracy (its seat's in the game's review), "87 %"; "—" until
+    the game is reviewed and for the entries without a game."""
+    found = accuracies.get(entry.game_id or "")
+    return "—" if found is None or not entry.seat else f"{found[entry.seat - 1]} %"
+
+
 def _size_arg() -> tuple[int, int] | None:
     """``?size=19x33`` as (height, width); None for none or a malformed one."""
     raw = request.args.get("size") or ""
@@ -201,7 +217,8 @@ def highscores() -> str:
     sizes = list(FIELD_SIZES)
     if size is not None and size not in sizes:
         sizes.append(size)
+    accuracies = services.accuracies(e.game_id for e in entries if e.game_id)
     return render_template(
         "highscores.html", active="highscores", entries=entries,
-        game=request.args.get("game"), size=size, sizes=sizes,
+        game=request.args.get("game"), size=size, sizes=sizes, accuracies=accuracies,
     )

@@ -11,6 +11,7 @@ from marshmallow import Schema
 from werkzeug.test import TestResponse
 
 from service.api import schemas as s
+from service.api.analysis import AnalysisSchema
 
 GAME = r"/api/games/[^/]+"
 
@@ -25,6 +26,7 @@ RESPONSE_SCHEMAS: list[tuple[str, re.Pattern[str], type[Schema]]] = [
     ("GET", re.compile(rf"^{GAME}/events$"), s.EventListSchema),
     ("GET", re.compile(rf"^{GAME}/replay/[^/]+$"), s.ReplaySchema),
     ("GET", re.compile(rf"^{GAME}/hint$"), s.HintSchema),
+    ("GET", re.compile(rf"^{GAME}/analysis$"), AnalysisSchema),
     ("GET", re.compile(r"^/api/highscores$"), s.HighScoreListSchema),
 ]
 

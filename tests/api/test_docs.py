@@ -20,6 +20,7 @@ PATHS = {
     "/api/games/{game_id}/events": {"get"},
     "/api/games/{game_id}/replay/{step}": {"get"},
     "/api/games/{game_id}/hint": {"get"},
+    "/api/games/{game_id}/analysis": {"get"},
     "/api/games/{game_id}/board.txt": {"get"},
     "/api/highscores": {"get"},
 }

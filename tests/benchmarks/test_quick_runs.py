@@ -8,6 +8,7 @@ import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,11 +29,38 @@ QUICK_RUNS = {
     "move_cost.py": ["app CPU per move", "app CPU per bare GET /healthz",
                      "database statements", "rate limiter", "hint and computer turns"],
     "load.py": ["moves/s", "move latency p99", "bare GET /healthz", "peak RSS per worker"],
+    "review.py": ["review CPU median / p99 / max", "analyst games/min (wall)",
+                  "game over -> review ready p99", "Summary (issue 24 targets"],
     "storage.py": ["events / game", "event JSON / game", "database growth / game"],
     "store.py": ["raw sqlite3 inserts", "store appends", "ratio store/raw", "load + fold"],
     "worst_case.py": ["worst request per endpoint", "GET hint (stage 1)", "worst request:"],
 }
-TIMEOUT_S = {"live.py": 120, "load.py": 120}
+TIMEOUT_S = {"live.py": 120, "load.py": 120, "review.py": 120}
+
+
+def _review_figures_are_sane(figures: dict[str, Any]) -> None:
+    """review.py: every figure there, the counts whole and the times in order (the
+    speed itself is not judged)."""
+    value = {name: f["value"] for name, f in figures.items()}
+    for name in ("review CPU median", "review CPU p99", "review CPU max", "inexact reviews",
+                 "reviewed games (CPU)", "analyst games/min", "analyst CPU per game",
+                 "games caught up", "review latency p50", "review latency p99",
+                 "review latency max", "games ended through the API", "reviews never ready",
+                 "reviews stored", "5xx answers", "connection errors"):
+        assert isinstance(value.get(name), int | float), (name, value)
+    assert 0 < value["review CPU median"] <= value["review CPU p99"] <= value["review CPU max"]
+    assert value["reviewed games (CPU)"] >= 1
+    assert 0 <= value["inexact reviews"] <= value["reviewed games (CPU)"]
+    assert value["games caught up"] >= 1 and value["analyst games/min"] > 0
+    assert value["analyst CPU per game"] > 0
+    assert value["games ended through the API"] >= 1 and value["reviews never ready"] == 0
+    assert 0 < value["review latency p50"] <= value["review latency p99"] \
+        <= value["review latency max"]
+    assert value["reviews stored"] >= value["games ended through the API"]
+    assert value["5xx answers"] == 0 and value["connection errors"] == 0
+
+
+FIGURE_CHECKS = {"review.py": _review_figures_are_sane}
 
 
 def run(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
@@ -59,6 +87,8 @@ def test_benchmark_runs_quickly_and_prints_its_figures(script: str, tmp_path: Pa
     values = [f["value"] for f in document["figures"].values()]
     assert any(isinstance(v, int | float) and not isinstance(v, bool) for v in values), document
     assert all(isinstance(f["unit"], str) for f in document["figures"].values())
+    if script in FIGURE_CHECKS:
+        FIGURE_CHECKS[script](document["figures"])
 
 
 @pytest.mark.parametrize("script", SCRIPTS)

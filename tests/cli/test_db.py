@@ -36,7 +36,8 @@ def test_upgrade_to_a_revision_and_downgrade(run: Run) -> None:
     # Down to 0001 drops the default names' skeletons (derived, but values): --yes.
     result = run("db", "downgrade", "0001")
     assert result.exit_code == 2 and "drops high_scores.name_skeleton: 5 rows\n" in result.stdout
-    assert result.stderr == "error: refusing to drop 5 rows without --yes\n"
+    # (and the bookkeeping of 0010: the event position counter, the analyst checkpoint)
+    assert result.stderr == "error: refusing to drop 7 rows without --yes\n"
     # Down to 0006 the rest drops columns without values, indexes and names.
     result = run("db", "downgrade", "0006", "--yes")
     assert result.exit_code == 0 and result.stdout.endswith(f"{HEAD} (head) -> 0006\n")
@@ -67,6 +68,10 @@ def test_downgrade_to_base_with_games_names_every_row_it_drops(run: Run, db_url:
     result = run("db", "downgrade", "base")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == [
+        "drops game_reviews: 0 rows",  # the game runs: no review yet
+        "drops projection_checkpoints: 1 row",  # the analyst's
+        "drops event_positions: 1 row",  # the counter
+        "drops events.position: 2 rows",  # every event has its position
         "drops games.seed_secret: 0 rows",  # a chosen seed: a practice game, no secret
         "drops games.ranked: 1 row", "drops viewers.client: 0 rows",
         "drops high_scores.name_skeleton: 5 rows",
@@ -75,7 +80,7 @@ def test_downgrade_to_base_with_games_names_every_row_it_drops(run: Run, db_url:
         "drops games.height: 1 row", "drops games.width: 1 row",
         "drops high_scores.height: 0 rows", "drops high_scores.width: 0 rows",
         "drops high_scores: 5 rows", "drops games: 1 row", "drops events: 2 rows"]
-    assert result.stderr == "error: refusing to drop 16 rows without --yes\n"
+    assert result.stderr == "error: refusing to drop 20 rows without --yes\n"
     assert run("db", "current").stdout == f"{HEAD} (head)\n"
     assert run("db", "downgrade", "base", "--yes").exit_code == 0
     assert run("db", "current").stdout == "none (no schema yet)\n"

@@ -82,6 +82,8 @@ export function buildMoves() {
     turnPoints = 0;
     turnLi = document.createElement("li");
     turnLi.className = `turn seat-${s}`;
+    turnLi.dataset.round = String(r); // how the review finds a turn (replay-review-summary)
+    turnLi.dataset.seat = String(s);
     turnHead = text("span", "", `turn-head who-${s}`);
     turnLi.appendChild(turnHead);
     stageList = document.createElement("ol");

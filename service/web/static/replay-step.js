@@ -1,6 +1,7 @@
 /* Squares, the replay page: one step on screen: the board with the step's lines and
    squares outlined, the panels, the caption, the controls' state, the step's place
-   in the move list and on the score chart, and the step in the URL. */
+   in the move list and on the score chart, and the step in the URL; then a
+   "replay:step" event on the document ({detail: {step}}). */
 
 import { Board } from "./board.js";
 import { describeEvent } from "./captions.js";
@@ -52,6 +53,8 @@ export async function show(k) {
   $("prev-turn-btn").disabled = k <= 1;
   $("next-turn-btn").disabled = k >= total;
   markMove(k);
+  // For the page's other parts that follow the step (the review's "Show best").
+  document.dispatchEvent(new CustomEvent("replay:step", { detail: { step: k } }));
   // Warm the cache for the next step so stepping and autoplay stay smooth.
   if (k < total) stateAt(k + 1).catch(() => {});
 }

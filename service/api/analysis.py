@@ -1,0 +1,137 @@
+"""``GET /api/games/<id>/analysis``: the review of an ended game, with its schemas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, jsonify
+from marshmallow import Schema, fields, validate
+
+from ..services import Analysis
+from .routes import _game_id, _services, blp
+from .schemas import ErrorSchema
+from .views import timestamp
+
+
+def _int(**kwargs: Any) -> fields.Integer:
+    return fields.Integer(strict=True, **kwargs)
+
+
+def _lines(**kwargs: Any) -> fields.List:
+    return fields.List(fields.List(_int(), validate=validate.Length(2, 2)), **kwargs)
+
+
+class Stage1ReviewSchema(Schema):
+    played = _lines(required=True, metadata={"description": "the lines drawn, as [x, y]"})
+    gained = _int(required=True, metadata={"description": "what the stage changed the "
+                                                          "score by (a penalty counts)"})
+    best = _int(required=True, metadata={
+        "description": "the most any legal stage 1 (RULES T1/T2) could take from there"})
+    best_lines = _lines(required=True, metadata={"description": "one way to take `best`"})
+    exact = fields.Boolean(required=True, metadata={
+        "description": "false where the search ran out of its budget: `best` is then "
+                       "the best it found"})
+
+
+class Stage2ReviewSchema(Schema):
+    x = _int(required=True)
+    y = _int(required=True)
+    gives = _int(required=True, metadata={
+        "description": "what the opponent could take in their next stage 1 after it"})
+    least_gives = _int(required=True, metadata={"description": "the least any line gave"})
+    better = fields.List(_int(), required=True, metadata={
+        "description": "[x, y] of a line that gives `least_gives`"})
+    exact = fields.Boolean(required=True)
+
+
+class PiecesReviewSchema(Schema):
+    points = _int(required=True, metadata={
+        "description": "how much the turn's random pieces changed what the next player "
+                       "could take (negative: they took it away)"})
+
+
+class TurnReviewSchema(Schema):
+    turn = _int(required=True, metadata={"description": "1-based count of turns"})
+    round = _int(required=True)
+    seat = _int(required=True)
+    start_seq = _int(required=True, metadata={
+        "description": "the last event before the turn's first decision: "
+                       "/replay/{start_seq} is the position the player faced"})
+    stage1 = fields.Nested(Stage1ReviewSchema, required=True)
+    stage2 = fields.Nested(Stage2ReviewSchema, required=True, allow_none=True)
+    pieces = fields.Nested(PiecesReviewSchema, required=True, allow_none=True)
+    lost = _int(required=True, metadata={"description": "stage-1 and stage-2 points lost"})
+
+
+class MistakeSchema(Schema):
+    turn = _int(required=True)
+    round = _int(required=True)
+    start_seq = _int(required=True)
+    stage = _int(required=True)
+    lost = _int(required=True)
+    played = _lines(required=True)
+    better = _lines(required=True, metadata={
+        "description": "the best stage-1 lines, or the stage-2 line to prefer"})
+
+
+class SeatReviewSchema(Schema):
+    seat = _int(required=True)
+    gained = _int(required=True)
+    best = _int(required=True)
+    accuracy = _int(required=True, allow_none=True, metadata={
+        "description": "100 * gained / best, 0..100 (100 when nothing was there to take); "
+                       "null when the seat played no whole turn"})
+    given_away = _int(required=True)
+    luck = _int(required=True, metadata={
+        "description": "what the random lines (start, pieces) put within reach"})
+    mistakes = fields.List(fields.Nested(MistakeSchema), required=True,
+                           metadata={"description": "the three largest"})
+
+
+class AnalysisSchema(Schema):
+    status = fields.String(required=True, validate=validate.OneOf(
+        ("ready", "pending", "failed")), metadata={
+        "description": "failed: the analyst could not review this game (`message`)"})
+    game_id = fields.String(required=True)
+    message = fields.String()
+    algorithm = _int()
+    exact = fields.Boolean()
+    reviewed_at = fields.String()
+    turns = fields.List(fields.Nested(TurnReviewSchema))
+    seats = fields.List(fields.Nested(SeatReviewSchema))
+
+
+ANALYSIS_ERRORS = {404: "game_not_found",
+                   409: "game_running: no review while the game is played"}
+
+
+def _errors(view: Any) -> Any:
+    for status, description in ANALYSIS_ERRORS.items():
+        view = blp.alt_response(status, schema=ErrorSchema, description=description)(view)
+    return view
+
+
+@blp.route("/games/<game_id>/analysis", methods=["GET"])
+@blp.response(200, AnalysisSchema, description="the review")
+@blp.alt_response(202, schema=AnalysisSchema,
+                  description='{"status": "pending"}: the game has ended; its review '
+                              "is on its way (the analyst follows the games that end)")
+@_errors
+def analysis(game_id: str) -> Response:
+    """An ended game's review: per turn, the best stage 1 against what was played, what
+    the stage-2 line gave the opponent against the least possible, and what the
+    random pieces changed; per seat, accuracy, points given away, luck and the
+    three largest mistakes. 409 ``game_running`` while the game is played."""
+    return analysis_response(game_id, _services().analysis(_game_id(game_id)))
+
+
+def analysis_response(game_id: str, found: Analysis) -> Response:
+    if found.review is None:
+        response = jsonify(status="pending", game_id=game_id)
+        response.status_code = 202
+        return response
+    review = found.review
+    if found.status == "failed":
+        return jsonify(status="failed", game_id=game_id, message=review.body["error"])
+    return jsonify(status="ready", game_id=game_id, reviewed_at=timestamp(review.reviewed_at),
+                   **review.body)

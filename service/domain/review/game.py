@@ -1,0 +1,127 @@
+"""The review of one finished game, from its events (issue 24).
+
+The events are folded one by one; at each turn's first decision the position the
+player faced is kept, and so are the position before its stage-2 line and the
+lines it drew. Then each position is searched (`search`): the best stage 1 from
+the turn's start, what the stage-2 line played gives the opponent and the least
+any line could have given. A turn's random pieces changed what the next player
+could take by (the next turn's best) - (what the stage-2 line gave).
+
+Where the game was left (abandoned) in the middle of a stage 1, that last turn is
+not reviewed: it was never finished.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..ai.compact import Board
+from ..events import Event, GameCreated, LinePlaced, StageAdvanced
+from ..state import GameState, apply_in_place, fold
+from .report import Review, Stage1Review, Stage2Review, TurnReview, summarise
+from .search import STAGE1_NODES, STAGE2_NODES, best_stage1, least_giving
+
+ALGORITHM = 1  # raise when the review's figures change: `squares review --rebuild`
+
+
+@dataclass
+class _Turn:
+    """What a turn's review needs, gathered while folding."""
+
+    seat: int
+    round: int
+    start_seq: int
+    start: Board
+    score: int
+    played: list[tuple[int, int]] = field(default_factory=list)
+    gained: int | None = None  # set when stage 1 ends
+    before_stage2: Board | None = None
+    stage2_slot: int | None = None
+    ended_with_pieces: bool = False  # stage 3 came and the turn ended
+
+
+class NotFinished(ValueError):
+    """The events do not end a game: it cannot be reviewed yet."""
+
+
+def review_game(events: Sequence[Event], stage1_nodes: int = STAGE1_NODES,
+                stage2_nodes: int = STAGE2_NODES) -> Review:
+    """The review of the game these events make (all of them, game over or abandoned)."""
+    if not events or not isinstance(events[0], GameCreated):
+        raise NotFinished("a game starts with game_created")
+    turns, final = _gather(events)
+    reviews: list[TurnReview] = []
+    bests = [best_stage1(t.start, None, stage1_nodes) for t in turns]
+    final_best = best_stage1(final, None, stage1_nodes)
+    for i, t in enumerate(turns):
+        best = bests[i]
+        gained = t.gained or 0
+        best_lines = tuple(t.start.xy(s) for s in best.lines)
+        points = best.points
+        if not best.exact and gained > points:  # what was played is a sequence too
+            points, best_lines = gained, tuple(t.played)
+        stage1 = Stage1Review(tuple(t.played), gained, points, best_lines, best.exact)
+        stage2 = None
+        pieces = None
+        if t.stage2_slot is not None and t.before_stage2 is not None:
+            stage2, gives = _stage2(t.before_stage2, t.stage2_slot, stage1_nodes, stage2_nodes)
+            if t.ended_with_pieces:
+                after = bests[i + 1] if i + 1 < len(turns) else final_best
+                pieces = after.points - gives
+        reviews.append(TurnReview(i + 1, t.round, t.seat, t.start_seq, stage1, stage2, pieces))
+    done = tuple(reviews)
+    return Review(ALGORITHM, done, (summarise(1, done), summarise(2, done)))
+
+
+def _stage2(before: Board, slot: int, stage1_nodes: int,
+            stage2_nodes: int) -> tuple[Stage2Review, int]:
+    before.draw(slot)
+    try:
+        given = best_stage1(before, None, stage1_nodes)
+    finally:
+        before.undo(slot)
+    least = least_giving(before, slot, given, stage2_nodes)
+    x, y = before.xy(slot)
+    review = Stage2Review(x, y, given.points, least.points, before.xy(least.slot),
+                          given.exact and least.exact)
+    return review, given.points
+
+
+def _gather(events: Sequence[Event]) -> tuple[list[_Turn], Board]:
+    """The turns (each with its positions) and the position after the last of them
+    (the game's last, or where a turn left unfinished began)."""
+    state: GameState = fold(events[:1])
+    turns: list[_Turn] = []
+    current: _Turn | None = None
+    final: Board | None = None
+    for event in events[1:]:
+        decision = isinstance(event, LinePlaced | StageAdvanced)
+        if decision and current is None:
+            seat = state.turn
+            current = _Turn(seat, state.round, state.version, Board.of(state),
+                            state.scores[seat - 1])
+        if isinstance(event, LinePlaced) and event.stage == 2 and current is not None:
+            current.before_stage2 = Board.of(state)
+            current.stage2_slot = state.geometry.index(event.x, event.y)
+        apply_in_place(state, event)
+        if current is None:
+            continue
+        if isinstance(event, LinePlaced) and event.stage == 1:
+            current.played.append((event.x, event.y))
+        if current.gained is None and (state.stage != 1 or state.over and state.abandoned is None):
+            current.gained = state.scores[current.seat - 1] - current.score
+        if isinstance(event, StageAdvanced) and event.stage == 1:  # the turn ended
+            current.ended_with_pieces = True
+            turns.append(current)
+            current = None
+        elif state.over:
+            if current.gained is not None:
+                current.ended_with_pieces = state.stage == 3 and state.abandoned is None
+                turns.append(current)
+            else:  # left in its stage 1: the previous turn's pieces end at its start
+                final = current.start
+            current = None
+    if not state.over:
+        raise NotFinished("the game has not ended")
+    return turns, final if final is not None else Board.of(state)
