@@ -29,6 +29,7 @@ from werkzeug.exceptions import (
 from .. import metrics
 from ..domain.commands import RuleViolation
 from ..errors import ServiceError
+from ..web.errors import error_page
 
 try:
     import psycopg
@@ -108,7 +109,7 @@ def _wants_json() -> bool:
 
 def _on_http_exception(error: HTTPException) -> Response | HTTPException:
     if not _wants_json():
-        return error  # the pages keep Werkzeug's HTML error pages
+        return error_page(error)  # the site's own page (service/web/errors.py)
     status = error.code or 500
     data = getattr(error, "data", None) or {}
     messages = data.get("messages")
@@ -195,7 +196,7 @@ def _on_outage(error: Exception) -> Response | HTTPException:
               exc_info=error)
     g.squares_retry_after = RETRY_AFTER_S  # see _keep_retry_after
     if not _wants_json():
-        return ServiceUnavailable(UNAVAILABLE_MESSAGE, retry_after=RETRY_AFTER_S)
+        return error_page(ServiceUnavailable(UNAVAILABLE_MESSAGE, retry_after=RETRY_AFTER_S))
     response = error_response(503, "unavailable", UNAVAILABLE_MESSAGE)
     response.headers["Retry-After"] = str(RETRY_AFTER_S)
     return response
@@ -219,7 +220,7 @@ def _on_unexpected(error: Exception) -> Response | HTTPException:
         metrics.database_error("error")
     log.exception("unhandled error on %s %s", request.method, request.path, exc_info=error)
     if not _wants_json():
-        return InternalServerError(original_exception=error)
+        return error_page(InternalServerError(original_exception=error))
     return error_response(500, "internal_error", "something went wrong on our side")
 
 

@@ -1,5 +1,6 @@
 """The browser pages: play (`/`, `/play/<id>`), how to play, replays (`/games`,
-`/games/<id>`), high scores and spectating (`/live`, `/watch/<id>`).
+`/games/<id>`), high scores and spectating (`/live`, its rows as `/live.json` for
+the page's poll, and `/watch/<id>`).
 
 Pages are rendered by Jinja (autoescaped: names always show as text) and brought
 to life by a little plain JavaScript that talks to the JSON API under ``/api``.
@@ -11,7 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    url_for,
+)
 
 from ..domain.state import apply_in_place, fold
 from ..errors import GameNotFound
@@ -142,12 +152,61 @@ def watch(game_id: str) -> str:
     return render_template("watch.html", active="live", summary=summary, game_id=game_id)
 
 
+LIVE_POLL_MS = 5000  # how often live.js asks /live.json while the tab is visible
+
+
+def _live_games() -> dict[str, Any]:
+    """What `/live` shows: the active games, the latest move first, by the same
+    query and the same rule as ``GET /api/games?status=active`` (`list_games`: a
+    game past its time, e.g. one against the computer that its human left
+    ``SQUARES_ABANDON_AFTER`` ago, is left out even before the sweep abandons it),
+    each row with the texts the page shows, so that the first paint (Jinja) and
+    the updates (live.js, from `/live.json`) show the same."""
+    rows, total = _services().list_games(status="active", limit=LIVE_GAMES_SHOWN,
+                                         by_last_move=True)
+    shown = len(rows)
+    caption = (f"{total} game{'' if total == 1 else 's'} being played, the latest move first"
+               + (f" (the {shown} latest shown)." if shown < total else "."))
+    return {"games": [_live_row(g) for g in rows], "total": total, "caption": caption}
+
+
+def _live_row(g: GameSummary) -> dict[str, Any]:
+    return {
+        "game_id": g.game_id,
+        "version": g.version,
+        "round": g.round,
+        "ranked": g.ranked,
+        "player_name": g.player_name,
+        "second_seat": second_seat(g),
+        "score1": g.score1,
+        "score2": g.score2,
+        "last_move": g.updated_at.strftime("%Y-%m-%d %H:%M:%S"),
+        "kind": game_class(g),
+        "field": field_size(g),
+        "length": (f"{g.version} step{'' if g.version == 1 else 's'}"
+                   f" · {g.round} round{'' if g.round == 1 else 's'}"),
+        "watch_url": url_for("web.watch", game_id=g.game_id),
+    }
+
+
 @bp.get("/live")
 def live() -> str:
-    """The active games, the latest move first, each with a Watch link."""
-    rows, _total = _services().list_games(status="active", limit=LIVE_GAMES_SHOWN,
-                                          by_last_move=True)
-    return render_template("live.html", active="live", games=rows)
+    """The active games, the latest move first, each with a Watch link; live.js
+    keeps the list current (``/live.json`` every ``LIVE_POLL_MS`` while shown)."""
+    poll_ms = current_app.config.get("SQUARES_LIVE_POLL_MS", LIVE_POLL_MS)
+    return render_template("live.html", active="live", poll_ms=poll_ms, **_live_games())
+
+
+@bp.get("/live.json")
+def live_json() -> Response:
+    """The rows of `/live` as JSON, for live.js's poll: ``{games: [...], total,
+    caption}``. One read of the games table, like the page; with an ETag, so a
+    poll that finds nothing new is answered 304 (``no-cache``: the browser asks
+    every time, and keeps the body meanwhile)."""
+    response = jsonify(_live_games())
+    response.headers["Cache-Control"] = "no-cache"
+    response.add_etag()
+    return response.make_conditional(request)
 
 
 FIELD_SIZES = ((19, 33), (15, 25), (11, 17), (9, 13), (7, 9))  # the start form's sizes

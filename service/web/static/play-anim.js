@@ -5,8 +5,8 @@
 
 import { describeEvent, penaltyOf, pt } from "./captions.js";
 import { addPiece, addPlan, fillPieces, fillPlans, seatLetter, seatName } from "./panels.js";
-import { flash, render, showScores } from "./play-panel.js";
-import { $, S, canPlay, names, recordSeqs, youOf, plural } from "./play-state.js";
+import { flash, render, resultWords, showPlaying, showScores } from "./play-panel.js";
+import { $, S, canPlay, isComputer, mySeat, names, online, recordSeqs, trackTurn, youOf, plural } from "./play-state.js";
 
 const STEP_MS = 300; // pace of an animated turn (the computer's, an opponent's, the random pieces)
 
@@ -73,7 +73,8 @@ function drawEvent(ev, n) {
     tallyBoxes();
   } else if (ev.type === "stage_advanced") {
     if (d.stage === 1) board.newTurn();
-    if (d.stage === 3) fillPieces($("pieces"), []);
+    // A new turn's list starts empty: the pieces shown are always the player's to move.
+    if (d.stage === 1 || d.stage === 3) fillPieces($("pieces"), []);
     setField("stage", d.stage);
     setField("round", d.round);
     setField("turn", n[d.turn] || "");
@@ -94,6 +95,11 @@ function drawEvent(ev, n) {
 function feedback(events, st) {
   const parts = [];
   let kind = "info";
+  // A move that ends the game: what it did and the result, no instruction to go on.
+  const end = events.find((ev) => ev.type === "game_over");
+  const tell = (s) => {
+    if (!end) parts.push(s);
+  };
   const squares = (list) => list.map((q) => pt(q[0], q[1])).join(" and ");
   for (const ev of events) {
     const d = ev.data || {};
@@ -110,22 +116,20 @@ function feedback(events, st) {
         const count = won.length;
         parts.push(`${count === 1 ? "Square" : `${count} squares`} ${squares(won)}: +${count} for ${you === "You" ? "you" : you}.`);
         if (lost.length) parts.push(`${squares(lost)} also closed, but is not next to your chain: ownerless, no penalty.`);
-        if (d.stage === 1) parts.push("Close another square next to it, or press Next stage.");
+        if (d.stage === 1) tell("Close another square next to it, or press Next stage.");
       } else if (d.stage === 2) {
         parts.push(`Extra line at ${pt(d.x, d.y)}.`);
         if (d.squares.length) parts.push(`It closed ${squares(d.squares)}: squares made in stage 2 belong to no one.`);
-        parts.push("Press Next stage for the random pieces.");
+        tell("Press Next stage for the random pieces.");
       } else {
         parts.push(`Line at ${pt(d.x, d.y)}.`);
       }
     } else if (ev.type === "stage_advanced") {
-      if (d.reason === "irregular_square") parts.push("Stage 1 is over: now place one extra line anywhere (stage 2).");
-      else if (d.stage === 2) parts.push("Stage 2: place one extra line anywhere. It scores nothing, so try not to leave a square open.");
-      else if (d.stage === 3) parts.push("Stage 3: three random pieces land on the board; squares they close belong to no one.");
-    } else if (ev.type === "game_over") {
-      parts.push("The last line is drawn: game over.");
+      if (d.reason === "irregular_square") tell("Stage 1 is over: now place one extra line anywhere (stage 2).");
+      else if (d.stage === 2) tell("Stage 2: place one extra line anywhere. It scores nothing, so try not to leave a square open.");
+      else if (d.stage === 3) tell("Stage 3: three random pieces land on the board; squares they close belong to no one.");
     }
-    // piece_inserted: captioned in the pieces list, counted below
+    // piece_inserted: captioned in the pieces list, counted below; game_over: last
   }
   const pieces = events.filter((e) => e.type === "piece_inserted");
   if (pieces.length) {
@@ -134,11 +138,13 @@ function feedback(events, st) {
     let s = `${plural(pieces.length - skipped, "piece")} placed`;
     if (skipped) s += `, ${skipped} skipped (no room)`;
     if (closed) s += `, ${plural(closed, "ownerless square")} closed`;
-    parts.push(`${s}. Press End turn.`);
+    parts.push(end ? `${s}.` : `${s}. Press End turn.`);
   }
+  if (end) parts.push(`The last line is drawn: game over — ${resultWords(st, end.data)}.`);
   return { text: parts.join(" "), kind };
 }
 
+const TURN_EVENTS = new Set(["line_placed", "piece_inserted", "move_explained", "stage_advanced"]); // a seat's own
 const QUIET = new Set(["game_over", "seed_revealed", "high_scores_entered", "game_abandoned"]); // drawn, not paced
 
 /* After events made elsewhere: the last of them in words, and whose turn it is. */
@@ -147,6 +153,13 @@ function remoteSummary(events, n, wasMine, st) {
   let text = last ? `${describeEvent(last, n)}.` : "";
   if (!st.over && canPlay(st) && !wasMine) text += " Your turn.";
   return text.trim();
+}
+
+/* A turn's end that gives the turn to the player of this page. */
+function handsOver(ev) {
+  if (ev.type !== "stage_advanced" || ev.data.stage !== 1 || !S.game.token) return false;
+  const seat = ev.data.turn;
+  return !isComputer(S.state, seat) && (!online(S.state) || seat === mySeat(S.state));
 }
 
 /* Apply the result of a move to the page: `events` (new, in order) and the state
@@ -173,12 +186,7 @@ export async function applyMoveResult(events, finalState, opts) {
   const n = names();
   const track = (ev) => {
     recordSeqs([ev.seq]);
-    if (ev.type === "game_created") return;
-    S.turnEvents.push(ev);
-    if (ev.type === "stage_advanced" && ev.data.stage === 1) {
-      S.lastTurn = { seat: ev.data.seat, events: S.turnEvents };
-      S.turnEvents = [];
-    }
+    trackTurn(ev);
   };
   if (!animate) {
     for (const ev of events) {
@@ -194,6 +202,10 @@ export async function applyMoveResult(events, finalState, opts) {
   const a = S.anim;
   $("skip-btn").hidden = false;
   $("board").classList.add("animating");
+  // Until the final state is drawn, the panel follows the turn shown, its controls wait.
+  // (A stage_advanced first is shown by the loop below, at once.)
+  const first = events.find((ev) => TURN_EVENTS.has(ev.type));
+  if (first && first.type !== "stage_advanced") showPlaying(S.state, first.data.seat, S.state.stage);
   let narrated = remote; // the computer's turn, or events made elsewhere: told step by step
   // A long burst from elsewhere (a page that was asleep, a reconnect) goes faster.
   const pace = remote ? Math.max(60, Math.min(STEP_MS, 2400 / events.length)) : STEP_MS;
@@ -205,10 +217,12 @@ export async function applyMoveResult(events, finalState, opts) {
     }
     if (byComputer(ev) && ev.type !== "stage_advanced") narrated = true;
     drawEvent(ev, n);
+    if (ev.type === "stage_advanced") showPlaying(S.state, ev.data.turn, ev.data.stage);
     if (QUIET.has(ev.type)) continue;
     if (narrated || ev.type === "piece_inserted") {
       flash(describeEvent(ev, n), "info", remote ? "remote" : "");
-      await a.wait(pace);
+      // The turn handed to this page's player: no pause, the final state comes at once.
+      if (!handsOver(ev)) await a.wait(pace);
     } else if (words.text) {
       flash(words.text, words.kind, "feedback");
     }
@@ -222,7 +236,8 @@ export async function applyMoveResult(events, finalState, opts) {
     flash(remoteSummary(events, n, wasMine, finalState), "info", "remote");
   } else if (narrated) {
     const who = finalState.mode === "vs_computer" ? "your" : `${seatName(finalState, finalState.turn)}'s`;
-    flash(finalState.over ? "Game over." : `Round ${finalState.round} — ${who} turn. (The computer's turn is summed up under Last turn.)`, "info", "turn");
+    flash(finalState.over ? `Game over — ${resultWords(finalState, finalState)}. The computer's turn is summed up under Last turn.`
+      : `Round ${finalState.round} — ${who} turn. (The computer's turn is summed up under Last turn.)`, "info", "turn");
   } else if (words.text) {
     flash(words.text, words.kind, "feedback");
   }

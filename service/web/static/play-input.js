@@ -7,8 +7,8 @@ import { pt } from "./captions.js";
 import { seatName } from "./panels.js";
 import { applyMoveResult } from "./play-anim.js";
 import { catchUpSoon, kick } from "./play-live.js";
-import { clearMessage, flash } from "./play-panel.js";
-import { $, S, canPlay, gameUrl, online } from "./play-state.js";
+import { clearMessage, flash, render, showPlaying } from "./play-panel.js";
+import { $, S, canPlay, gameUrl, isComputer, online } from "./play-state.js";
 import { syncZoomTools, tooSmall, zoom } from "./play-zoom.js";
 
 
@@ -57,6 +57,13 @@ export async function act(kind, x, y) {
   S.busy = true;
   S.board.clearHint();
   clearMessage();
+  // Ending a turn against the computer: it thinks, then plays; the panel says so at once.
+  const next = 3 - st.turn;
+  const handsOver = kind === "advance" && st.stage === 3 && st.legal.can_advance && isComputer(st, next);
+  if (handsOver) {
+    showPlaying(st, next, 1);
+    flash(`${seatName(st, next)} is thinking…`, "info", "thinking");
+  }
   try {
     const data = kind === "line"
       ? await sendMove("/lines", { x, y, expected_version: st.version })
@@ -64,6 +71,7 @@ export async function act(kind, x, y) {
     await applyMoveResult(data.events, data.state);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
+    if (handsOver) render(S.state); // the turn did not end: the panel as it was
     if (e.resent && e.code === "version_conflict") {
       clearMessage(); // an earlier send landed: the feed and the catch-up show it
     } else {

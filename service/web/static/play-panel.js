@@ -7,7 +7,7 @@ import { penaltyOf } from "./captions.js";
 import { fillPieces, fillPlans, fillStatus, plansOfState, seatLetter, seatName, text } from "./panels.js";
 import { dropInvite, finished } from "./store.js";
 import { syncZoomTools } from "./play-zoom.js";
-import { $, S, canPlay, isComputer, mySeat, online, plural } from "./play-state.js";
+import { $, S, canPlay, isComputer, mySeat, online, plural, youOf } from "./play-state.js";
 
 // -- messages: each stays until the next action --------------------------------------
 export function flash(text, kind, code) {
@@ -22,6 +22,94 @@ export function clearMessage() {
   delete $("message").dataset.hint;
 }
 
+// -- the controls: the player to move may use them; anyone else sees why not ------------
+const KEY_TITLES = { "advance-btn": "Enter", "hint-btn": "H" }; // their titles when enabled
+
+/* Enable or disable "Next stage" / "End turn" and "Hint"; disabled ones get `reason`
+   as their title and accessible description (#controls-reason). */
+export function setControls(enabled, reason) {
+  const why = $("controls-reason");
+  why.textContent = enabled ? "" : reason || "";
+  for (const [id, key] of Object.entries(KEY_TITLES)) {
+    const b = $(id);
+    b.disabled = !enabled;
+    if (!enabled && reason) {
+      b.title = reason;
+      b.setAttribute("aria-describedby", "controls-reason");
+    } else {
+      b.title = key;
+      b.removeAttribute("aria-describedby");
+    }
+  }
+}
+
+/* How the panel names a seat: "The computer" against the computer, else its name. */
+function label(st, seat) {
+  return st.mode === "vs_computer" && isComputer(st, seat) ? "The computer" : seatName(st, seat);
+}
+
+const STAGE_WORDS = { 1: "squaring", 2: "the extra line", 3: "the random pieces" };
+
+/* While `seat` plays (or its moves are shown) in `stage`: [the prompt, why the
+   controls wait], or null when it is this page's player to act. */
+function waitingFor(st, seat, stage) {
+  const name = seatName(st, seat);
+  if (isComputer(st, seat)) {
+    const skip = S.anim ? " Wait for it to end, or skip the animation." : "";
+    return [`${label(st, seat)} is playing its turn… (stage ${stage}: ${STAGE_WORDS[stage] || ""}).${skip}`,
+      st.mode === "vs_computer" ? "Wait for the computer's turn to end." : `Wait for ${name}'s turn to end.`];
+  }
+  if (!S.game.token) {
+    return [`${name} is to move (stage ${stage}).`, "You are watching this game: this browser cannot play it."];
+  }
+  if (online(st) && seat !== mySeat(st)) return [`Waiting for ${name}… (stage ${stage})`, `Waiting for ${name} to move.`];
+  return null;
+}
+
+/* The panel while a turn is shown move by move (the computer's, an online opponent's,
+   the random pieces) or while the computer thinks: who plays, in which stage, and the
+   controls disabled with the reason. The state drawn at the end (`render`) undoes it. */
+export function showPlaying(st, seat, stage) {
+  const status = $("status");
+  status.classList.toggle("turn-1", seat === 1);
+  status.classList.toggle("turn-2", seat === 2);
+  for (const n of status.querySelectorAll('[data-field="turn"]')) n.textContent = seatName(st, seat);
+  for (const n of status.querySelectorAll('[data-field="stage"]')) n.textContent = String(stage);
+  let [prompt, reason] = waitingFor(st, seat, stage) || [];
+  if (!prompt) {
+    // This page's own player: its random pieces land, or moves made elsewhere are shown.
+    const who = st.mode === "two_players" ? `${seatName(st, seat)}: ` : "";
+    [prompt, reason] = stage === 3
+      ? [`${who}Stage 3 — the random pieces are landing…`, "Wait for the random pieces to land."]
+      : [`${who}The latest moves are being shown…`, "Wait for the moves to be shown."];
+  }
+  $("prompt").textContent = prompt;
+  setControls(false, reason);
+  $("advance-btn").classList.remove("hint");
+  $("advance-btn").textContent = stage === 3 ? "End turn ⏎" : "Next stage ⏎";
+  $("game").classList.toggle("waiting", Boolean(S.game.token));
+}
+
+/* Why the controls are disabled in a state this page's player cannot act in. */
+function reasonFor(st) {
+  if (st.abandoned) return "This game was abandoned.";
+  if (st.over) return "The game is over.";
+  if (online(st) && st.open_seat !== null) {
+    return S.game.token ? "Waiting for your friend to join." : "Waiting for a second player to join.";
+  }
+  const waiting = waitingFor(st, st.turn, st.stage);
+  return waiting ? waiting[1] : "";
+}
+
+/* The end of a game in words: "you win, Ali 5 : 3 Computer" (`result`: a state or
+   the game_over event's data, with its scores and winner). */
+export function resultWords(st, result) {
+  const score = `${seatName(st, 1)} ${result.scores[0]} : ${result.scores[1]} ${seatName(st, 2)}`;
+  if (result.winner === 0) return `a draw, ${score}`;
+  const winner = youOf(st, result.winner);
+  return `${winner === "You" ? "you win" : `${winner} wins`}, ${score}`;
+}
+
 // -- what the player is asked to do ----------------------------------------------------
 function promptFor(st) {
   const name = (seat) => seatName(st, seat);
@@ -31,9 +119,8 @@ function promptFor(st) {
     return S.game.token ? "Send your friend the invite link: the game starts when they join."
       : "Waiting for a second player to join.";
   }
-  if (!S.game.token) return `${name(st.turn)} is to move (stage ${st.stage}).`;
-  if (isComputer(st, st.turn)) return `${name(st.turn)} is playing…`;
-  if (online(st) && st.turn !== mySeat(st)) return `Waiting for ${name(st.turn)}… (stage ${st.stage})`;
+  const waiting = waitingFor(st, st.turn, st.stage);
+  if (waiting) return waiting[0];
   const who = st.mode === "two_players" ? `${name(st.turn)}: ` : online(st) ? "Your turn. " : "";
   if (st.stage === 1) {
     return `${who}Stage 1 — squaring: each line must close a square (+1). Keep each new square next to the one before, or it costs 5. Nothing to close? Press Next stage.`;
@@ -128,8 +215,8 @@ export function render(st) {
   const mine = canPlay(st);
   $("advance-btn").classList.remove("hint");
   $("advance-btn").textContent = st.stage === 3 ? "End turn ⏎" : "Next stage ⏎";
-  $("advance-btn").disabled = !mine;
-  $("hint-btn").disabled = !mine || !st.hints;
+  setControls(mine, mine ? "" : reasonFor(st));
+  if (!st.hints) $("hint-btn").disabled = true;
   fillNotes(st);
   $("prompt").textContent = promptFor(st);
   const game = $("game");
@@ -153,7 +240,7 @@ export function render(st) {
 function fillLastTurn(st) {
   const box = $("last-box");
   let summary = "";
-  if (S.lastTurn) summary = summarizeTurn(st, S.lastTurn);
+  if (S.lastTurn) summary = summarizeTurn(st, S.lastTurn) + (S.lastTurn.final ? " The game ended on this turn." : "");
   else if (st.last_turn) summary = `${seatName(st, st.last_turn.seat)}: ${plural(st.last_turn.lines.length, "line")}, ${plural(st.last_turn.squares.length, "square")} formed.`;
   $("last-title").textContent = "Last turn";
   $("last-summary").textContent = summary;

@@ -17,7 +17,7 @@ export const S = {
   plans: {}, // the computer's explanations of its latest turn (RULES A2)
   shown: [0, 0], // the scores on screen (they count up or down to the real ones)
   turnEvents: [], // the events of the turn being played
-  lastTurn: null, // {seat, events} of the previous turn, for its one-line summary
+  lastTurn: null, // {seat, events, final} of the previous turn (final: it ended the game), for its summary
   zoomed: false,
   lastPointer: "mouse",
   seqs: [], // the events this page has shown, in the order it applied them
@@ -47,6 +47,26 @@ export function youOf(st, seat) {
   if (st.mode === "vs_computer" && !isComputer(st, seat)) return "You";
   if (online(st) && seat === mySeat(st)) return "You";
   return seatName(st, seat) || `Seat ${seat}`;
+}
+
+/* The seat whose turn a list of events belongs to (the first event that names one). */
+function seatOfTurn(events) {
+  const ev = events.find((e) => e.data && typeof e.data.seat === "number");
+  return ev ? ev.data.seat : null;
+}
+
+/* Keep `ev` in the turn being played; a turn ends with its stage_advanced to stage 1,
+   or with game_over (then the turn that ended the game is the last one). */
+export function trackTurn(ev) {
+  if (ev.type === "game_created") return;
+  S.turnEvents.push(ev);
+  if (ev.type === "stage_advanced" && ev.data.stage === 1) {
+    S.lastTurn = { seat: ev.data.seat, events: S.turnEvents, final: false };
+    S.turnEvents = [];
+  } else if (ev.type === "game_over" && S.turnEvents.some((e) => e.type === "line_placed" || e.type === "piece_inserted")) {
+    S.lastTurn = { seat: seatOfTurn(S.turnEvents), events: S.turnEvents, final: true };
+    S.turnEvents = [];
+  }
 }
 
 /* The page root keeps what the page has shown, for a test (or a curious person) to

@@ -10,7 +10,7 @@ import { plansOf, text } from "./panels.js";
 import { computerToMove, initInput } from "./play-input.js";
 import { follow, stop } from "./play-live.js";
 import { clearMessage, copyInvite, flash, render } from "./play-panel.js";
-import { $, S, recordSeqs } from "./play-state.js";
+import { $, S, recordSeqs, trackTurn } from "./play-state.js";
 import { entryOf, finished, forgetGame, loadLatest, loadPrefs, remember, savePrefs, tokens } from "./store.js";
 import { zoom } from "./play-zoom.js";
 
@@ -183,28 +183,14 @@ function showStart(push) {
   $("player-name").focus();
 }
 
-/* The turn so far and the previous one, from a game's events (a resumed game). */
-function splitTurns(events) {
-  let current = [];
-  let previous = null;
-  for (const ev of events) {
-    if (ev.type === "game_created") continue;
-    current.push(ev);
-    if (ev.type === "stage_advanced" && ev.data.stage === 1) {
-      previous = { seat: ev.data.seat, events: current };
-      current = [];
-    }
-  }
-  return { current, previous };
-}
-
 function enterGame(g, st, knownPlans, events) {
   stop();
   S.game = g;
   S.plans = knownPlans || {};
-  const turns = splitTurns(events || []);
-  S.turnEvents = turns.current;
-  S.lastTurn = turns.previous;
+  // The turn so far and the previous one (or the one that ended the game), from its events.
+  S.turnEvents = [];
+  S.lastTurn = null;
+  for (const ev of events || []) trackTurn(ev);
   recordSeqs((events || []).map((ev) => ev.seq), true);
   $("start").hidden = true;
   $("game").hidden = false;

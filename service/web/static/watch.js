@@ -3,7 +3,9 @@
    /api/games/{id}/live (opened, resumed and paused with the tab by live-follow.js;
    #live-state says when it reconnects). Each event is captioned once and the board
    is redrawn from a fresh state, at most one request in flight, so the rules live
-   on the server only. */
+   on the server only. The moves made before the page opened are read once from
+   GET /api/games/{id}/events (the latest FEED_MAX) into their own list (#feed-past)
+   under the live one (#feed); root's data-past says how many once they are shown. */
 
 import { Board } from "./board.js";
 import { describeEvent } from "./captions.js";
@@ -14,7 +16,7 @@ const $ = (id) => document.getElementById(id);
 const root = $("watch-root");
 const gameId = root.dataset.gameId;
 const base = `/api/games/${encodeURIComponent(gameId)}`;
-const FEED_MAX = 200; // captions kept on the page
+const FEED_MAX = 200; // captions kept on the page (both lists)
 const LIVE = "Live: following the game as it is played.";
 
 let board = null;
@@ -107,12 +109,45 @@ async function refresh() {
   }
 }
 
-function caption(ev) {
-  const feed = $("feed");
+/* An event's line in a move list, numbered with its step (the replay's ?step=). */
+function item(ev) {
   const li = text("li", describeEvent(ev, names), `ev ev-${ev.type}`);
   li.dataset.seq = String(ev.seq);
-  feed.insertBefore(li, feed.firstChild);
-  while (feed.children.length > FEED_MAX) feed.removeChild(feed.lastChild);
+  li.value = ev.seq;
+  return li;
+}
+
+/* At most FEED_MAX captions in all: the oldest go first, the earlier moves' first. */
+function trim() {
+  const feed = $("feed");
+  const past = $("feed-past");
+  while (feed.children.length + past.children.length > FEED_MAX) {
+    (past.lastChild ? past : feed).lastChild.remove();
+  }
+}
+
+function caption(ev) {
+  const feed = $("feed");
+  feed.insertBefore(item(ev), feed.firstChild);
+  trim();
+}
+
+/* The moves made before the page opened (the events up to `upTo`, the latest
+   FEED_MAX), once, newest first; the live list keeps what arrives meanwhile. */
+async function loadPast(upTo) {
+  const after = Math.max(0, upTo - FEED_MAX);
+  let page;
+  try {
+    page = await getJson(`${base}/events?after=${after}&limit=${upTo - after}`);
+  } catch (e) {
+    showError(`The earlier moves could not be loaded: ${e.message}`);
+    return;
+  }
+  const list = document.createDocumentFragment();
+  for (const ev of page.events.filter((e) => e.seq <= upTo).reverse()) list.appendChild(item(ev));
+  $("feed-past").replaceChildren(list);
+  trim();
+  root.dataset.past = String($("feed-past").children.length);
 }
 
 function onEvent(ev) {
@@ -178,6 +213,7 @@ async function start() {
   root.dataset.opened = String(state.version);
   root.dataset.seqs = "";
   if (!state.over) follow();
+  loadPast(state.version);
 }
 
 start();
