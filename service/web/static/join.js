@@ -4,6 +4,7 @@
    game opens at /play/<game_id>. */
 
 import { api, ApiError, gamePath } from "./api.js";
+import { sentence } from "./words.js";
 import { entryOf, loadPrefs, remember, savePrefs } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
@@ -28,7 +29,7 @@ function codeOf(hash) {
 function showError(code, message) {
   const known = REFUSALS[code];
   const box = $("join-error");
-  $("join-error-text").textContent = known ? known.text : message;
+  $("join-error-text").textContent = known ? known.text : sentence(message);
   $("join-watch").hidden = !(known && known.watch);
   box.dataset.code = code;
   box.hidden = false;

@@ -23,6 +23,8 @@ export function seatName(state, seat) {
   return s ? s.name : "";
 }
 
+export { sentence } from "./words.js";
+
 /* "H.Score" / "C.Score" labels as in the assignment; names for two humans. */
 export function seatLabel(state, seat) {
   const s = state.seats.find((s) => s.seat === seat);
@@ -31,22 +33,61 @@ export function seatLabel(state, seat) {
   return s.name || `Seat ${seat}`;
 }
 
-/* Fill the status panel (elements found by data-field inside `root`). */
-export function fillStatus(root, state) {
+const OPEN_SEAT = "Waiting for a friend";
+
+/* How the status panel shows `seat`: its name (or "Waiting for a friend" while an
+   online game's seat is open), the tag after it ("(P)" / "(C)" against the computer,
+   "(you)" on this page's own seat of an online game) and the score labels, split in
+   the part that may be ellipsized (a name) and the part that stays ("'s score").
+   `me`: the seat this page plays in an online game (null: every seat, or watching). */
+export function seatView(state, seat, me = null) {
+  const s = state.seats.find((x) => x.seat === seat) || {};
+  const open = !s.name && state.open_seat === seat;
+  const name = s.name || (open ? OPEN_SEAT : "");
+  if (state.mode === "vs_computer") {
+    const letter = s.kind === "computer" ? "C" : "H";
+    return { name, tag: s.kind === "computer" ? "(C)" : "(P)", label: letter, score: ".Score", squares: ".Squares", full: name };
+  }
+  if (me !== null && me === seat) {
+    return { name, tag: "(you)", label: "Your", score: " score", squares: " squares", full: `${name} (you)` };
+  }
+  if (open) return { name, tag: "", label: "Friend", score: "'s score", squares: "'s squares", full: OPEN_SEAT };
+  return { name, tag: "", label: name || `Seat ${seat}`, score: "'s score", squares: "'s squares", full: name };
+}
+
+/* Fill the status panel (elements found by data-field inside `root`); `me`: the
+   seat this page plays in an online game (null: none, or every seat). */
+export function fillStatus(root, state, me = null) {
+  const nodes = (field) => root.querySelectorAll(`[data-field="${field}"]`);
   const set = (field, value) => {
-    for (const n of root.querySelectorAll(`[data-field="${field}"]`)) n.textContent = String(value);
+    for (const n of nodes(field)) n.textContent = String(value);
+  };
+  const titled = (field, value, title) => {
+    for (const n of nodes(field)) {
+      n.textContent = String(value);
+      if (title) n.title = title;
+      else n.removeAttribute("title");
+    }
   };
   set("round", state.round);
-  set("turn", state.over ? "—" : seatName(state, state.turn));
+  titled("turn", state.over ? "—" : seatName(state, state.turn), state.over ? "" : seatName(state, state.turn));
   set("stage", state.over ? "—" : state.stage);
   for (const seat of [1, 2]) {
-    set(`label${seat}`, seatLabel(state, seat));
-    // An online game's invited seat has no name until a friend claims it.
-    set(`name${seat}`, seatName(state, seat) || (state.open_seat === seat ? "(open seat)" : ""));
+    const v = seatView(state, seat, me);
+    titled(`name${seat}`, v.name, v.name);
+    set(`tag${seat}`, v.tag);
+    for (const n of nodes(`tag${seat}`)) n.hidden = !v.tag;
+    titled(`label${seat}`, v.label, v.full);
+    set(`score-word${seat}`, v.score);
+    set(`squares-word${seat}`, v.squares);
+    for (const n of root.querySelectorAll(`.players .who-${seat}`)) {
+      n.title = v.tag ? `${v.name} ${v.tag}` : v.name;
+    }
     set(`score${seat}`, state.scores[seat - 1]);
     set(`squares${seat}`, state.squares[seat - 1]);
   }
   set("ownerless", state.ownerless);
+  root.classList.toggle("by-name", state.mode !== "vs_computer");
   root.classList.toggle("turn-1", !state.over && state.turn === 1);
   root.classList.toggle("turn-2", !state.over && state.turn === 2);
 }

@@ -4,7 +4,7 @@
 
 import { api, ApiError } from "./api.js";
 import { penaltyOf } from "./captions.js";
-import { fillPieces, fillPlans, fillStatus, plansOfState, seatLetter, seatName, text } from "./panels.js";
+import { fillPieces, fillPlans, fillStatus, plansOfState, seatLetter, seatName, sentence, text } from "./panels.js";
 import { dropInvite, finished } from "./store.js";
 import { syncZoomTools } from "./play-zoom.js";
 import { $, S, canPlay, isComputer, mySeat, online, plural, youOf } from "./play-state.js";
@@ -12,7 +12,7 @@ import { $, S, canPlay, isComputer, mySeat, online, plural, youOf } from "./play
 // -- messages: each stays until the next action --------------------------------------
 export function flash(text, kind, code) {
   const box = $("message");
-  box.textContent = text;
+  box.textContent = kind === "error" ? sentence(text) : text;
   box.className = "message " + (kind || "info");
   box.dataset.code = code || "";
 }
@@ -73,7 +73,10 @@ export function showPlaying(st, seat, stage) {
   const status = $("status");
   status.classList.toggle("turn-1", seat === 1);
   status.classList.toggle("turn-2", seat === 2);
-  for (const n of status.querySelectorAll('[data-field="turn"]')) n.textContent = seatName(st, seat);
+  for (const n of status.querySelectorAll('[data-field="turn"]')) {
+    n.textContent = seatName(st, seat);
+    n.title = seatName(st, seat);
+  }
   for (const n of status.querySelectorAll('[data-field="stage"]')) n.textContent = String(stage);
   let [prompt, reason] = waitingFor(st, seat, stage) || [];
   if (!prompt) {
@@ -202,7 +205,7 @@ function fillNotes(st) {
 export function render(st) {
   S.state = st;
   S.board.paint(st);
-  fillStatus($("status"), st);
+  fillStatus($("status"), st, mySeat(st));
   showScores(st.scores);
   const ownPieces = st.stage === 3 && !st.over;
   fillPieces($("pieces"), ownPieces ? st.last_pieces || [] : []);

@@ -6,7 +6,7 @@
 
 import { api, ApiError } from "./api.js";
 import { Board } from "./board.js";
-import { plansOf, text } from "./panels.js";
+import { plansOf, sentence, text } from "./panels.js";
 import { computerToMove, initInput } from "./play-input.js";
 import { follow, stop } from "./play-live.js";
 import { clearMessage, copyInvite, flash, render } from "./play-panel.js";
@@ -80,7 +80,7 @@ async function startGame(event) {
     enterGame(g, data.state, {}, data.events || []);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
-    errorBox.textContent = e.message;
+    errorBox.textContent = sentence(e.message);
     errorBox.hidden = false;
   } finally {
     $("start-btn").disabled = false;
@@ -160,7 +160,7 @@ async function openGame(gameId, knownState) {
     if (!st) {
       showStart(false);
       const box = $("start-error");
-      box.textContent = e.status === 404 ? "There is no such game." : e.message;
+      box.textContent = e.status === 404 ? "There is no such game." : sentence(e.message);
       box.hidden = false;
       return;
     }

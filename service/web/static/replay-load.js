@@ -2,6 +2,7 @@
    comes from GET /api/games/{id}/replay/{k}, so the rules live in one place. */
 
 import { $, R, gameId } from "./replay-state.js";
+import { sentence } from "./words.js";
 
 const cache = new Map();
 
@@ -17,7 +18,7 @@ async function getJson(path) {
 
 export function showError(message) {
   const box = $("message");
-  box.textContent = message;
+  box.textContent = sentence(message);
   box.className = "message error";
 }
 

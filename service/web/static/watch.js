@@ -10,7 +10,7 @@
 import { Board } from "./board.js";
 import { describeEvent } from "./captions.js";
 import { RECONNECTING, follow as followFeed, unfollow } from "./live-follow.js";
-import { fillStatus, seatName, text } from "./panels.js";
+import { fillStatus, seatName, sentence, text } from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("watch-root");
@@ -46,7 +46,7 @@ function setLive(text, cls) {
 
 function showError(message) {
   const box = $("message");
-  box.textContent = message;
+  box.textContent = sentence(message);
   box.className = "message error";
 }
 
@@ -65,7 +65,10 @@ function draw(st) {
   board.paint(st);
   // An online game's second seat gets its name when the friend joins.
   const who2 = root.querySelector(".replay-title .who-2");
-  if (who2 && seatName(st, 2)) who2.textContent = seatName(st, 2);
+  if (who2 && seatName(st, 2)) {
+    who2.textContent = seatName(st, 2);
+    who2.title = seatName(st, 2);
+  }
   fillStatus($("status"), st);
   for (const node of [$("board"), root]) {
     node.dataset.version = String(st.version);

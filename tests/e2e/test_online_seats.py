@@ -1,0 +1,135 @@
+"""The seats of an online game as each page shows them (issue 26, item 5): the friend
+is not drawn as the computer. Ann's page says "you" on seat 1 and "Bob" on seat 2,
+Bob's says "you" on seat 2, a spectator sees both names, and before Bob joins the
+open seat is "Waiting for a friend" (no "(C)", no "Seat 2.Score"). Nothing in the
+status panel of an online game says "Computer". At a desktop size and on a phone
+with touch; screenshots go to ``$SQUARES_SCREENSHOTS`` (default
+``build/screenshots``) as ``online-<who>-<width>x<height>.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import LiveServer
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+def screenshot(page: Any, name: str) -> None:
+    out = Path(os.environ.get("SQUARES_SCREENSHOTS") or "build/screenshots")
+    out.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    path = out / f"online-{name}-{size['width']}x{size['height']}.png"
+    page.screenshot(path=str(path), full_page=True)
+    print(f"screenshot: {path}")
+
+
+class Sized:
+    """A browser context of one size (touch on the phone) and its page errors."""
+
+    def __init__(self, browser: Any, live_server: LiveServer, size: str):
+        width, height = SIZES[size]
+        phone = size == "phone"
+        self.context = browser.new_context(viewport={"width": width, "height": height},
+                                           base_url=live_server.base_url, bypass_csp=True,
+                                           has_touch=phone, is_mobile=phone)
+        self.context.set_default_timeout(20_000)
+        self.errors: list[str] = []
+
+    def page(self, token: dict[str, Any] | None = None) -> Any:
+        pg = self.context.new_page()
+        pg.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
+        if token is not None:
+            pg.goto("/how-to-play")
+            pg.evaluate("v => localStorage.setItem('squares.tokens', v)", json.dumps(token))
+        return pg
+
+
+def status_clean(page: Any) -> None:
+    status = page.locator("#status")
+    expect(status).not_to_contain_text("Computer")
+    expect(status).not_to_contain_text("(C)")
+    expect(status).not_to_contain_text("(P)")
+    expect(status).not_to_contain_text("Seat 2")
+    expect(status).not_to_contain_text(".Score")
+
+
+def test_online_seats_are_named_by_who_sees_them(browser: Any, live_server: LiveServer) -> None:
+    created = live_server.post_json("/api/games", {"player_name": "Ann", "mode": "online",
+                                                   "height": 9, "width": 13, "seed": 5})
+    game_id = created["game_id"]
+    ann_token = {game_id: {"token": created["token"], "at": 1, "seat": 1}}
+    sized = {size: Sized(browser, live_server, size) for size in sorted(SIZES)}
+    try:
+        # Before Bob joins: Ann's page and a spectator's.
+        for ctx in sized.values():
+            ann = ctx.page(ann_token)
+            ann.goto(f"/play/{game_id}")
+            expect(ann.locator("#invite")).to_be_visible()
+            expect(ann.locator("#status [data-field=name1]")).to_have_text("Ann")
+            expect(ann.locator("#status .who-1")).to_contain_text("(you)")
+            expect(ann.locator("#status [data-field=name2]")).to_have_text("Waiting for a friend")
+            expect(ann.locator("#st-score-label1")).to_have_text("Your score")
+            status_clean(ann)
+            screenshot(ann, "ann-waiting")
+            ann.close()
+
+            watcher = ctx.page()
+            watcher.goto(f"/watch/{game_id}")
+            expect(watcher.locator("#watch-root[data-version]")).to_have_count(1)
+            expect(watcher.locator("#status [data-field=name2]")).to_have_text("Waiting for a friend")
+            expect(watcher.locator("#status")).not_to_contain_text("you")
+            status_clean(watcher)
+            expect(watcher.locator("#st-score-label1")).to_have_text("Ann's score")
+            screenshot(watcher, "watch-waiting")
+            watcher.close()
+
+        code = created["invite"]["code"]
+        claimed = live_server.post_json(f"/api/games/{game_id}/claim", {"code": code, "name": "Bob"})
+        assert claimed["seat"] == 2
+        bob_token = {game_id: {"token": claimed["token"], "at": 1, "seat": 2}}
+
+        for ctx in sized.values():
+            ann = ctx.page(ann_token)
+            ann.goto(f"/play/{game_id}")
+            expect(ann.locator("#status [data-field=name2]")).to_have_text("Bob")
+            expect(ann.locator("#status .who-1")).to_contain_text("(you)")
+            expect(ann.locator("#status .who-2")).to_have_text("Bob")
+            expect(ann.locator("#st-score-label1")).to_have_text("Your score")
+            expect(ann.locator("#st-score-label2")).to_have_text("Bob's score")
+            status_clean(ann)
+            screenshot(ann, "ann")
+
+            bob = ctx.page(bob_token)
+            bob.goto(f"/play/{game_id}")
+            expect(bob.locator("#status [data-field=name2]")).to_have_text("Bob")
+            expect(bob.locator("#status .who-2")).to_contain_text("(you)")
+            expect(bob.locator("#status .who-1")).to_have_text("Ann")
+            expect(bob.locator("#st-score-label2")).to_have_text("Your score")
+            expect(bob.locator("#st-score-label1")).to_have_text("Ann's score")
+            status_clean(bob)
+            screenshot(bob, "bob")
+
+            watcher = ctx.page()
+            watcher.goto(f"/watch/{game_id}")
+            expect(watcher.locator("#status [data-field=name2]")).to_have_text("Bob")
+            expect(watcher.locator("#st-score-label2")).to_have_text("Bob's score")
+            expect(watcher.locator("#status")).not_to_contain_text(re.compile(r"\byou\b", re.I))
+            status_clean(watcher)
+            screenshot(watcher, "watch")
+            for pg in (ann, bob, watcher):
+                pg.close()
+            assert ctx.errors == []
+    finally:
+        for ctx in sized.values():
+            ctx.context.close()
