@@ -18,8 +18,6 @@ DEFAULT_WIDTH = 33
 MIN_SIZE = 7
 MAX_HEIGHT = 41
 MAX_WIDTH = 81
-DEFAULT_INITIAL_LINES = 90
-DEFAULT_INNER_SLOTS = 263
 
 # RULES F3: 1 right, 2 up, 3 left, 4 down; neighbouring boxes are 2 cells apart.
 DIRECTIONS: dict[int, tuple[int, int]] = {1: (2, 0), 2: (0, -2), 3: (-2, 0), 4: (0, 2)}
@@ -79,10 +77,6 @@ class Geometry:
 
     def inside(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height
-
-    def initial_line_count(self) -> int:
-        """RULES I2: 90 lines on the default field, scaled by inner-slot count."""
-        return round(DEFAULT_INITIAL_LINES * len(self.inner_slots) / DEFAULT_INNER_SLOTS)
 
 
 @lru_cache(maxsize=64)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import DEFAULT_HEIGHT, DEFAULT_WIDTH
+from .random_lines import RULES_EDITION
 
 
 class RuleViolation(Exception):
@@ -38,6 +39,7 @@ class NewGame:
     second_level: str | None = None  # computer_vs_computer: seat 2's level
     ranked: bool = False  # a secret seed, and the human scores enter the high scores
     hints: bool | None = None  # None: on, except in an online game
+    rules_edition: int = RULES_EDITION  # older ones only to re-create stored games
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
+from .random_lines import RULES_EDITION
 from .seeds import commitment
 
 Point = tuple[int, int]
@@ -58,10 +59,11 @@ class Event:
 class GameCreated(Event):
     """A new game (`start`). Version 2 commits to the seed (`seeds`): a ranked game's
     seed is secret until ``seed_revealed``; a practice game's (``ranked`` false) is
-    public here from the start, like every seed of version 1."""
+    public here from the start, like every seed of version 1. Version 3 names the
+    rules edition the game is played by (`random_lines`)."""
 
     TYPE: ClassVar[str] = "game_created"
-    VERSION: ClassVar[int] = 2
+    VERSION: ClassVar[int] = 3
     seed: str | None  # None: a ranked game, its seed secret until the game ends
     seed_commitment: str  # SHA-256 hex of the seed's text
     ranked: bool  # False: a practice game (a chosen seed), never in the high scores
@@ -73,6 +75,7 @@ class GameCreated(Event):
     difficulty: str  # the computer's level; "none" when no computer plays
     seats: tuple[Seat, Seat]
     initial_lines: tuple[Point, ...]  # the random inner lines (walls are implied)
+    rules_edition: int = RULES_EDITION  # how many random lines (`random_lines`)
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Event:
@@ -229,10 +232,16 @@ def _game_created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
             "first_seat": 1, "hints": True}
 
 
+def _game_created_v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    """Games before version 3 were played by the first edition of the rules."""
+    return {**data, "rules_edition": 1}
+
+
 # (type, version) -> function turning that version's data into the next version's.
 UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
     ("line_placed", 1): _line_placed_v1_to_v2,
     ("game_created", 1): _game_created_v1_to_v2,
+    ("game_created", 2): _game_created_v2_to_v3,
 }
 
 

@@ -14,7 +14,6 @@ from .events import Point
 
 PIECE_BOX = 5
 MAX_TRIES = 100
-PIECE_SIZES = (3, 2, 1)
 
 # The 12 line slots of the 5 × 5 box.
 BOX_SLOTS: tuple[Point, ...] = tuple(

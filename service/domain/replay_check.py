@@ -110,7 +110,7 @@ def _recreate(created: GameCreated, seed: str) -> list[Event]:
         mode=created.mode, height=created.height, width=created.width,
         second_name=second.name if created.mode == "two_players" else None,
         second_level=second.level if created.mode == "computer_vs_computer" else None,
-        ranked=created.ranked, hints=created.hints,
+        ranked=created.ranked, hints=created.hints, rules_edition=created.rules_edition,
     )
     try:
         (recreated,) = start_game(command)

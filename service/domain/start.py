@@ -13,6 +13,7 @@ from .board import FieldSizeError, geometry
 from .commands import NewGame, RuleViolation
 from .events import Event, GameCreated, Seat
 from .names import clean_name
+from .random_lines import initial_line_count
 from .seeds import commitment, game_rng
 from .state import GameState, fold
 
@@ -39,7 +40,7 @@ def start_game(command: NewGame) -> list[Event]:
     difficulty = "none" if command.mode in HUMAN_MODES else command.difficulty
     seed = str(command.seed)
     rng = game_rng(seed, 0, "initial_lines")
-    chosen = rng.sample(g.inner_slots, g.initial_line_count())
+    chosen = rng.sample(g.inner_slots, initial_line_count(g, command.rules_edition))
     initial = tuple(sorted(g.xy(i) for i in chosen))
     return [
         GameCreated(
@@ -54,6 +55,7 @@ def start_game(command: NewGame) -> list[Event]:
             difficulty=difficulty,
             seats=seats,
             initial_lines=initial,
+            rules_edition=command.rules_edition,
         )
     ]
 

@@ -35,7 +35,7 @@ from .events import (
     SeedRevealed,
     StageAdvanced,
 )
-from .pieces import PIECE_SIZES
+from .random_lines import check_edition, piece_sizes
 from .seeds import SeedUnknown, commitment
 
 # Who drew a line (``lines``) / who owns a box (``owners``).
@@ -133,6 +133,11 @@ class GameState:
     def width(self) -> int:
         return self.geometry.width
 
+    @property
+    def piece_sizes(self) -> tuple[int, ...]:
+        """The pieces each stage 3 of this game inserts (RULES T4, `random_lines`)."""
+        return piece_sizes(self.geometry, self.game.rules_edition)
+
     def seat_info(self, seat: int) -> Seat:
         return self.seats[seat - 1]
 
@@ -229,6 +234,10 @@ def _initial_state(created: GameCreated) -> GameState:
         turn=created.first_seat,
         current_turn=TurnRecord(created.first_seat),
     )
+    try:
+        check_edition(created.rules_edition)
+    except ValueError as exc:
+        raise CorruptStream(str(exc)) from exc
     if created.first_seat not in SEAT_LETTERS:
         raise CorruptStream(f"no seat {created.first_seat} to move first")
     if created.seed is not None and commitment(created.seed) != created.seed_commitment:
@@ -282,7 +291,7 @@ def _on_line_placed(state: GameState, e: LinePlaced) -> None:
 def _on_stage_advanced(state: GameState, e: StageAdvanced) -> None:
     if e.seat != state.turn or e.stage != state.stage % 3 + 1:
         raise CorruptStream(f"stage {state.stage} cannot advance to {e.stage}")
-    if state.stage == 3 and len(state.last_pieces) != len(PIECE_SIZES):
+    if state.stage == 3 and len(state.last_pieces) != len(state.piece_sizes):
         raise CorruptStream(f"the turn ends after {len(state.last_pieces)} of its random pieces")
     state.stage = e.stage
     if e.stage == 1:  # a new turn
@@ -300,8 +309,10 @@ def _on_piece_inserted(state: GameState, e: PieceInserted) -> None:
     if state.stage != 3 or e.seat != state.turn:
         raise CorruptStream("random pieces are inserted only in stage 3")
     done = len(state.last_pieces)
-    if done == len(PIECE_SIZES) or e.size != PIECE_SIZES[done]:
-        raise CorruptStream(f"a {e.size}-line piece after {done} pieces (RULES T4: 3, 2, 1)")
+    sizes = state.piece_sizes
+    if done == len(sizes) or e.size != sizes[done]:
+        raise CorruptStream(f"a {e.size}-line piece after {done} pieces (RULES T4: "
+                            f"{', '.join(map(str, sizes))})")
     formed: list[Point] = []
     for x, y in e.lines:
         formed.extend(_draw(state, _empty_slot(state, x, y), SYSTEM))

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from ..domain.board import MAX_HEIGHT, MAX_WIDTH, geometry
 from ..domain.events import Event, EventFormatError, event_from_dict, event_to_json
 from ..domain.names import NAME_MAX
+from ..domain.random_lines import EDITIONS, initial_line_count
 from ..domain.replay_check import replay_check
 from ..domain.state import CorruptStream, GameState, apply_in_place, fold
 from ..errors import InvalidStream
@@ -57,9 +58,10 @@ ENDING_BYTES = 2048  # seat_claimed, game_over or game_abandoned, seed_revealed 
 
 
 def open_slots(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
-    """The inner line slots a game on this field starts with empty (RULES I2)."""
+    """The most inner line slots a game on this field starts with empty (RULES I2,
+    under any rules edition)."""
     g = geometry(height, width)
-    return len(g.inner_slots) - g.initial_line_count()
+    return len(g.inner_slots) - min(initial_line_count(g, e) for e in EDITIONS)
 
 
 def most_events(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
@@ -81,7 +83,9 @@ def largest_event_bytes(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int
     its initial lines written with ``json.dumps``'s default spacing, both names in
     12-byte escapes, and 2 KiB for the rest (seed, commitment, settings, keys)."""
     point = len(f"[{width - 1}, {height - 1}], ")
-    return geometry(height, width).initial_line_count() * point + 2 * NAME_MAX * 12 + 2048
+    g = geometry(height, width)
+    lines = max(initial_line_count(g, e) for e in EDITIONS)
+    return lines * point + 2 * NAME_MAX * 12 + 2048
 
 
 def most_stream_bytes(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:

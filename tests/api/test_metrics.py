@@ -75,15 +75,14 @@ def test_refused_moves_count_as_version_conflicts(client: Any) -> None:
 
 
 def test_an_append_another_writer_beat_counts_as_a_conflict(services: Services) -> None:
-    from service.domain.commands import PlaceLine
-    from service.domain.rules import decide, legal_actions
+    from service.domain.commands import Advance
+    from service.domain.rules import decide
     from service.domain.state import apply_all
 
     lost = delta("squares_version_conflicts_total", source="append")
     created = services.create_game(player_name="Ada", height=7, width=9, seed=3)
     state = services.store.load_state(created.game_id)
-    legal = legal_actions(state).lines[0]
-    events = decide(state, PlaceLine(state.turn, *legal))
+    events = decide(state, Advance(state.turn))
     services.store.append(created.game_id, state.version, events, apply_all(state, events))
     with pytest.raises(Exception, match="version"):
         services.store.append(created.game_id, state.version, events,

@@ -18,6 +18,8 @@ from tests.cli.conftest import Run
 from tests.cli.terminal import Terminal
 
 SMALL = ["--height", "7", "--width", "9"]
+# 9 x 11 still starts with random lines (a 7 x 9 field has none: rules edition 2)
+WITH_SQUARES = ["--height", "9", "--width", "11"]
 # What xterm sends for the arrow keys once curses has switched it to keypad mode
 # (terminfo's kcuf1, kcub1, kcuu1, kcud1 for xterm-256color).
 ARROWS = {(1, 0): b"\x1bOC", (-1, 0): b"\x1bOD", (0, -1): b"\x1bOA", (0, 1): b"\x1bOB"}
@@ -44,7 +46,7 @@ def only_game(services: Services) -> str:
 def test_the_cursor_ui_draws_places_advances_hints_and_quits_then_resumes(
     terminal: Callable[..., Terminal], services: Services, tokens_path: Path
 ) -> None:
-    term = terminal("--name", "Ayla", "--seed", "1", "--difficulty", "easy", *SMALL)
+    term = terminal("--name", "Ayla", "--seed", "1", "--difficulty", "easy", *WITH_SQUARES)
     term.wait_for(lambda: tokens_path.exists() and b"Ayla" in term.output)
     game_id = only_game(services)
     assert load_tokens(tokens_path).keys() == {game_id}

@@ -158,7 +158,7 @@ def test_0003_renames_the_schema_version_column_and_keeps_every_row(
     try:
         with engine.connect() as conn:
             versions = conn.exec_driver_sql("SELECT DISTINCT version FROM events").scalars()
-            assert set(versions) == {1, 2}  # game_created v1, line_placed v2, ...
+            assert set(versions) == {1, 2, 3}  # stage_advanced v1, line_placed v2, game_created v3, ...
             count = conn.exec_driver_sql("SELECT count(*) FROM events").scalar()
             assert count == len(game.events)
     finally:

@@ -33,7 +33,8 @@ def _edit(line: str, **changes: object) -> str:
 
 def _finished_lines(*, ranked: bool = True) -> list[str]:
     """A finished game's export: a ranked game reveals its seed in its last events."""
-    return EventStreamFactory.build(finished=True, small=True, seed=77,
+    # 9 x 11: a small field that still starts with random lines (4)
+    return EventStreamFactory.build(finished=True, height=9, width=11, seed=77,
                                     ranked=ranked).jsonl().splitlines()
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from service.domain.board import geometry
 from service.domain.commands import Advance, Command, PlaceLine
 from service.domain.events import Event, GameCreated, LinePlaced, Point, Seat
+from service.domain.random_lines import RULES_EDITION
 from service.domain.rules import decide, legal_actions
 from service.domain.seeds import commitment
 from service.domain.state import GameState, apply_all, fold
@@ -32,6 +33,7 @@ def created(
     mode: str = "vs_computer",
     seed: int = 1,
     drawn: Iterable[Point] | None = None,
+    rules_edition: int = RULES_EDITION,
 ) -> GameCreated:
     """A game whose initial lines are `drawn`, or else every inner slot but `open_slots`."""
     height, width = size
@@ -52,6 +54,7 @@ def created(
         difficulty=difficulty,
         seats=SEATS[mode],
         initial_lines=tuple(sorted(drawn)),
+        rules_edition=rules_edition,
     )
 
 
@@ -89,7 +92,7 @@ class Game:
 
     def to_stage(self, stage: int) -> None:
         """Advance (placing a stage-2 line if needed) until the current seat is in `stage`."""
-        while self.state.stage != stage:
+        while self.state.stage != stage and not self.state.over:
             if self.state.stage == 2 and not self.state.stage2_line_placed:
                 self.line(*legal_actions(self.state).lines[0])
             else:

@@ -79,8 +79,9 @@ def test_rule_A1_best_direction_replays_the_lines_played_at_every_level(level):
 
 
 def _issue_game() -> tuple[GameState, list]:
+    # the issue's game, played by rules edition 1 (as then: 11 initial lines on 9 x 11)
     events = start_game(NewGame(seed=7, player_name="Cem", difficulty="hard",
-                                mode="vs_computer", height=9, width=11))
+                                mode="vs_computer", height=9, width=11, rules_edition=1))
     state = fold(events)
     commands = [PlaceLine(1, x, y) for x, y in ((1, 6), (4, 7), (6, 7), (7, 6), (9, 6), (8, 5))]
     commands += [Advance(1), PlaceLine(1, 8, 1), Advance(1), Advance(1)]

@@ -13,9 +13,11 @@ import pytest
 from service.domain import pieces
 from service.domain.ai import stage2, strategy_for
 from service.domain.ai.compact import Board, tables
+from service.domain.board import geometry
 from service.domain.commands import NewGame
 from service.domain.events import event_to_json
 from service.domain.players import play_turn
+from service.domain.random_lines import EDITIONS, piece_sizes
 from service.domain.start import start_game, start_state
 from service.domain.state import apply_all
 
@@ -25,21 +27,21 @@ def _reference_insert_pieces(board: Board, rng: random.Random) -> None:
     t = board.t
     w = t.width
     lines = board.lines
-    for size in pieces.PIECE_SIZES:
+    for size in board.pieces:
         shape = pieces.shift_upper_left(pieces.generate_shape(size, rng))
         placed, _ = pieces.place_piece(shape, t.height, w, lambda x, y: not lines[y * w + x], rng)
         for x, y in placed:
             board.draw(y * w + x)
 
 
-@pytest.mark.parametrize("chunk", [1, 3, stage2._CHUNK])
-def test_simulated_pieces_are_the_pieces_the_rules_would_draw(monkeypatch, chunk):
-    monkeypatch.setattr(stage2, "_CHUNK", chunk)  # small chunks: refills mid-draw
-    meta = random.Random(chunk)
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_simulated_pieces_are_the_pieces_the_rules_would_draw(edition):
+    meta = random.Random(edition)
     for _ in range(400):
         height, width = meta.choice([(7, 7), (7, 9), (9, 13), (11, 15), (19, 33), (41, 81)])
         t = tables(height, width)
-        board = Board(t, bytearray(height * width), bytearray(height * width))
+        board = Board(t, bytearray(height * width), bytearray(height * width),
+                      piece_sizes(geometry(height, width), edition))
         fill = meta.random()
         for s in t.slots:
             if meta.random() < fill:
@@ -47,12 +49,8 @@ def test_simulated_pieces_are_the_pieces_the_rules_would_draw(monkeypatch, chunk
         seed = meta.getrandbits(32)
         expected, fast = board.copy(), board.copy()
         _reference_insert_pieces(expected, random.Random(seed))
-        words = stage2._Words(seed)
-        stage2._insert_pieces(fast, words)
+        stage2.insert_pieces(fast, random.Random(seed))
         assert (fast.lines, fast.sides) == (expected.lines, expected.sides)
-        again = board.copy()  # a stream is reusable: the same words, the same pieces
-        stage2._insert_pieces(again, words)
-        assert again.lines == expected.lines
 
 
 def _events_of_games(count: int):

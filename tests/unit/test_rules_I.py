@@ -50,29 +50,51 @@ def test_rule_I2_ninety_distinct_random_inner_lines_on_the_default_field():
     assert state.empty_slots == 263 - 90
 
 
-def _inner_slot_count(height: int, width: int) -> int:
+def _slot_counts(height: int, width: int) -> tuple[int, int]:
+    """(all line slots, wall slots) of a field, counted from its dots."""
     rows, cols = (height + 1) // 2, (width + 1) // 2  # dots
     slots = rows * (cols - 1) + (rows - 1) * cols
     walls = 2 * (cols - 1) + 2 * (rows - 1)
-    return slots - walls
+    return slots, walls
 
 
 @pytest.mark.parametrize(
     "size, expected", [((19, 33), 90), ((7, 7), 4), ((9, 9), 8), ((13, 21), 36), ((41, 81), 527)]
 )
-def test_rule_I2_initial_lines_scale_with_the_inner_slot_count(size, expected):
-    inner = _inner_slot_count(*size)
+def test_rule_I2_edition_1_initial_lines_scale_with_the_inner_slot_count(size, expected):
+    slots, walls = _slot_counts(*size)
+    inner = slots - walls
     assert len(geometry(*size).inner_slots) == inner
     assert round(90 * inner / 263) == expected
-    game, _ = _start(height=size[0], width=size[1])
+    game, _ = _start(height=size[0], width=size[1], rules_edition=1)
+    assert game.rules_edition == 1
     assert len(game.initial_lines) == expected
     assert len(set(game.initial_lines)) == expected
 
 
+@pytest.mark.parametrize(
+    "size, expected",
+    [((19, 33), 90), ((7, 7), 0), ((7, 9), 0), ((9, 9), 2), ((9, 13), 6), ((13, 21), 29),
+     ((41, 81), 527)],
+)
+def test_rule_I2_small_fields_draw_no_larger_share_of_their_slots_than_the_default(
+        size, expected):
+    """Rule choice (issue 26, rules edition 2): the start scales by inner slots as
+    before, but never draws a larger share of all slots, walls included, than the
+    default field's 50 + 90 of 313: on small fields the walls already draw more."""
+    slots, walls = _slot_counts(*size)
+    scaled = round(90 * (slots - walls) / 263)
+    same_share = round(140 * slots / 313) - walls
+    assert max(0, min(scaled, same_share)) == expected
+    game, _ = _start(height=size[0], width=size[1])
+    assert game.rules_edition == 2  # what new games are played by
+    assert len(set(game.initial_lines)) == len(game.initial_lines) == expected
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_rule_I3_boxes_formed_at_the_start_are_ownerless(seed):
-    # A dense start on a small field forms boxes for most seeds.
-    _, state = _start(seed=seed, height=7, width=11)
+    # A dense start forms boxes for most seeds (edition 1's on a small field).
+    _, state = _start(seed=seed, height=7, width=11, rules_edition=1)
     g = state.geometry
     formed = [b for b in g.boxes if state.sides[b] == 4]
     assert all(state.owners[b] == SYSTEM for b in formed)
@@ -82,9 +104,9 @@ def test_rule_I3_boxes_formed_at_the_start_are_ownerless(seed):
 
 
 def test_rule_I3_a_start_with_formed_boxes_exists_and_they_score_for_nobody():
-    seeds_with_boxes = [s for s in range(50) if _start(seed=s, height=7, width=7)[1].ownerless]
-    assert seeds_with_boxes  # the dense 7x7 start forms boxes for some seeds
-    _, state = _start(seed=seeds_with_boxes[0], height=7, width=7)
+    seeds_with_boxes = [s for s in range(50) if _start(seed=s, height=13, width=21)[1].ownerless]
+    assert seeds_with_boxes  # a 13 x 21 start forms boxes for some seeds
+    _, state = _start(seed=seeds_with_boxes[0], height=13, width=21)
     assert state.ownerless > 0 and state.scores == [0, 0]
 
 

@@ -244,7 +244,7 @@ def test_rule_T4_boxes_formed_by_pieces_are_ownerless():
     for seed in range(40):
         # The top two box rows are open; (2, 5) is the stage-2 line.
         open_slots = [(1, 2), (3, 2), (5, 2), (2, 1), (4, 1), (2, 3), (4, 3), (2, 5)]
-        game = Game.at(open_slots, size=(7, 7), seed=seed)
+        game = Game.at(open_slots, size=(7, 7), seed=seed, rules_edition=1)  # 3 pieces
         game.advance()
         game.line(2, 5)
         decided = game.advance()
@@ -257,8 +257,9 @@ def test_rule_T4_boxes_formed_by_pieces_are_ownerless():
 
 
 def test_rule_T4_a_piece_that_fits_nowhere_is_skipped_after_100_tries():
-    # Only isolated single slots stay empty: no 3- or 2-line piece can fit.
-    game = Game.at([(1, 2), (5, 2), (3, 6), (7, 6)], size=(9, 9), seed=2)
+    # Only isolated single slots stay empty: no 3- or 2-line piece can fit (rules
+    # edition 1: all three pieces are tried, also on this small field).
+    game = Game.at([(1, 2), (5, 2), (3, 6), (7, 6)], size=(9, 9), seed=2, rules_edition=1)
     game.advance()
     game.line(1, 2)
     before = game.state.copy()

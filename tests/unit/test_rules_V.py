@@ -67,7 +67,8 @@ def test_rule_V1_a_line_and_an_advance_are_one_event_each():
 
 
 def test_rule_V1_entering_stage3_is_one_advance_plus_one_event_per_piece_even_skipped():
-    game = Game.at([(1, 2), (5, 2), (3, 6), (7, 6)], size=(9, 9), seed=2)
+    # rules edition 1: all three pieces, also on this small field
+    game = Game.at([(1, 2), (5, 2), (3, 6), (7, 6)], size=(9, 9), seed=2, rules_edition=1)
     game.advance()
     game.line(1, 2)
     decided = game.advance()

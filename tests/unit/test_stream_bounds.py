@@ -28,6 +28,7 @@ from service.domain.events import (
 )
 from service.domain.names import NAME_MAX
 from service.domain.pieces import MAX_TRIES
+from service.domain.random_lines import RULES_EDITION, initial_line_count
 from service.domain.rules import PENALTY
 from service.domain.start import start_game
 from service.errors import InvalidStream
@@ -79,8 +80,8 @@ def _endless(first: bytes, then: bytes) -> Iterator[bytes]:
 # -- the caps are derived from the largest field ----------------------------------------
 def test_the_event_cap_counts_every_event_a_turn_can_have() -> None:
     g = geometry(MAX_HEIGHT, MAX_WIDTH)
-    slots = len(g.inner_slots) - g.initial_line_count()
-    assert streams.open_slots() == slots == 1013
+    slots = len(g.inner_slots) - initial_line_count(g, RULES_EDITION)
+    assert streams.open_slots() == slots == 1013  # the same by every rules edition
     assert MAX_EVENTS == streams.most_events() == 2 + slots + slots * 8 + 3
     assert streams.most_events(MIN_SIZE, MIN_SIZE) < MAX_EVENTS
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..board import geometry
+from ..random_lines import PIECE_SIZES
 from ..state import GameState
 
 Chain = tuple[int, ...] | None  # box indices of the previous line's regular squares
@@ -55,19 +56,22 @@ def tables(height: int, width: int) -> Tables:
 class Board:
     """Drawn slots and side counts of one position, with draw/undo."""
 
-    __slots__ = ("t", "lines", "sides")
+    __slots__ = ("t", "lines", "sides", "pieces")
 
-    def __init__(self, t: Tables, lines: bytearray, sides: bytearray) -> None:
+    def __init__(self, t: Tables, lines: bytearray, sides: bytearray,
+                 pieces: tuple[int, ...] = PIECE_SIZES) -> None:
         self.t = t
         self.lines = lines
         self.sides = sides
+        self.pieces = pieces  # the sizes of a stage 3's pieces (`random_lines`)
 
     @classmethod
     def of(cls, state: GameState) -> Board:
-        return cls(tables(state.height, state.width), bytearray(state.lines), bytearray(state.sides))
+        return cls(tables(state.height, state.width), bytearray(state.lines),
+                   bytearray(state.sides), state.piece_sizes)
 
     def copy(self) -> Board:
-        return Board(self.t, bytearray(self.lines), bytearray(self.sides))
+        return Board(self.t, bytearray(self.lines), bytearray(self.sides), self.pieces)
 
     def missing(self, box: int) -> int:
         """The first empty side of `box` (its only one when it has three sides)."""

@@ -242,8 +242,8 @@ def _sampled(
 
 
 def insert_pieces(board: Board, rng: random.Random) -> None:
-    """RULES T4 on the compact board: a 3-, 2- and 1-line piece drawn with the
-    rules' own generator (`pieces.draw_piece`)."""
+    """RULES T4 on the compact board: the game's pieces (a 3-, 2- and 1-line piece
+    but on small fields) drawn with the rules' own generator (`pieces.draw_piece`)."""
     t = board.t
     w = t.width
     lines = board.lines
@@ -251,23 +251,8 @@ def insert_pieces(board: Board, rng: random.Random) -> None:
     def is_empty(x: int, y: int) -> bool:
         return not lines[y * w + x]
 
-    for size in pieces.PIECE_SIZES:
+    for size in board.pieces:
         _, placed, _ = pieces.draw_piece(size, t.height, w, is_empty, rng)
         for x, y in placed:
             board.draw(y * w + x)
 
-
-# Kept for `tests/unit/test_fast_paths.py`: a sample stream is now a seed, and
-# the pieces are drawn by `insert_pieces` with ``random.Random(seed)``.
-_CHUNK = 256  # no longer used
-
-
-class _Words:
-    __slots__ = ("seed",)
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
-
-
-def _insert_pieces(board: Board, stream: _Words) -> None:
-    insert_pieces(board, random.Random(stream.seed))
