@@ -95,6 +95,13 @@ export class Board {
     return box.width / this.units;
   }
 
+  /* Where the point (x, y) of the field is on the screen now, in the viewport's CSS
+     pixels (the zoomed board's axis strips and cues, play-zoom.js). */
+  clientPoint(x, y) {
+    const m = this.svg.getScreenCTM();
+    return { x: m.a * this.px(x) + m.c * this.py(y) + m.e, y: m.b * this.px(x) + m.d * this.py(y) + m.f };
+  }
+
   slot(x, y) { return this.slots.get(key(x, y)) || null; }
   box(x, y) { return this.boxes.get(key(x, y)) || null; }
 

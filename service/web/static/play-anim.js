@@ -7,6 +7,7 @@ import { describeEvent, penaltyOf, pt } from "./captions.js";
 import { addPiece, addPlan, fillPieces, fillPlans, seatLetter, seatName } from "./panels.js";
 import { flash, render, resultWords, showPlaying, showScores } from "./play-panel.js";
 import { $, S, canPlay, isComputer, mySeat, names, online, recordSeqs, trackTurn, youOf, plural } from "./play-state.js";
+import { noteMove } from "./play-zoom.js";
 
 const STEP_MS = 300; // pace of an animated turn (the computer's, an opponent's, the random pieces)
 
@@ -127,7 +128,7 @@ function feedback(events, st) {
     } else if (ev.type === "stage_advanced") {
       if (d.reason === "irregular_square") tell("Stage 1 is over: now place one extra line anywhere (stage 2).");
       else if (d.stage === 2) tell("Stage 2: place one extra line anywhere. It scores nothing, so try not to leave a square open.");
-      else if (d.stage === 3) tell("Stage 3: three random pieces land on the board; squares they close belong to no one.");
+      else if (d.stage === 3) tell("Stage 3: random pieces land on the board; squares they close belong to no one.");
     }
     // piece_inserted: captioned in the pieces list, counted below; game_over: last
   }
@@ -187,6 +188,7 @@ export async function applyMoveResult(events, finalState, opts) {
   const track = (ev) => {
     recordSeqs([ev.seq]);
     trackTurn(ev);
+    noteMove(ev); // the other side's lines off the zoomed board's screen: a marker
   };
   if (!animate) {
     for (const ev of events) {

@@ -130,7 +130,7 @@ function promptFor(st) {
   }
   if (st.stage === 2) {
     return st.legal.can_advance
-      ? `${who}Stage 2 done. Press Next stage: three random pieces follow.`
+      ? `${who}Stage 2 done. Press Next stage: the random pieces follow.`
       : `${who}Stage 2 — place one extra line anywhere. It scores nothing: try not to leave a square open.`;
   }
   return `${who}Stage 3 — the random pieces are on the board. Press End turn.`;
