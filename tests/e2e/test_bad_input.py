@@ -70,7 +70,8 @@ def target(request: pytest.FixtureRequest,
     tmp = tmp_path_factory.mktemp(f"bad-input-{request.param}")
     with gunicorn(request.param, tmp) as server:
         client = ApiClient(server.port)
-        game, token, _ = create_game(client, name="Target", seed=5)
+        # seed 9: three hinted lines in, stage 1 still has a line to take
+        game, token, _ = create_game(client, name="Target", seed=9)
         other, other_token, _ = create_game(client, name="Other", seed=6)
         # a few moves first: a stale version must be a real past version (>= 1)
         for _ in range(3):
