@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from service.domain.ai.compact import Board
+from service.domain.ai.stage1 import Stats, best_points
 from service.services import Services
 
 from .conftest import LiveServer, screenshot
@@ -40,21 +42,22 @@ def review_all(services: Services) -> None:
     assert not waiting  # no other analyst holds the lease
 
 
-def giving_line(state: dict[str, Any]) -> tuple[int, int]:
-    """An empty slot that gives the opponent a square: the third side of a box."""
-    drawn = {(line["x"], line["y"]) for line in state["lines"]}
-    height, width = state["height"], state["width"]
-    for x, y in map(tuple, state["legal"]["lines"]):
-        boxes = [(x, y - 1), (x, y + 1)] if x % 2 else [(x - 1, y), (x + 1, y)]
-        for bx, by in boxes:
-            if 0 < bx < width and 0 < by < height:
-                sides = {(bx, by - 1), (bx, by + 1), (bx - 1, by), (bx + 1, by)}
-                if len(sides & drawn) == 2:
-                    return x, y
-    raise AssertionError("no line gives a square")
+def giving_line(services: Services, game_id: str) -> tuple[int, int]:
+    """The empty slot that gives the opponent the most in its next stage 1 (more than
+    the squares already on offer, which every line leaves to the opponent)."""
+    state = services.get_state(game_id)
+    board = Board.of(state)
+    gives = {}
+    for slot in board.empty_slots():
+        board.draw(slot)
+        gives[slot] = best_points(board, Stats())
+        board.undo(slot)
+    slot = max(gives, key=gives.__getitem__)
+    assert gives[slot] > min(gives.values()), "no line gives more than another"
+    return board.xy(slot)
 
 
-def play_with_mistakes(live_server: LiveServer) -> str:
+def play_with_mistakes(live_server: LiveServer, services: Services) -> str:
     """A game against the easy computer in which the human's first turn squares
     nothing (stage 1 advanced at once) and gives a square away in stage 2; then the
     hints play it to the end. Its id."""
@@ -66,7 +69,7 @@ def play_with_mistakes(live_server: LiveServer) -> str:
     live_server.post_json(f"{path}/advance", {"expected_version": state["version"]}, token)
     state = live_server.get_json(path)["state"]
     assert state["stage"] == 2
-    x, y = giving_line(state)
+    x, y = giving_line(services, game_id)
     live_server.post_json(f"{path}/lines", {"x": x, "y": y,
                                             "expected_version": state["version"]}, token)
     play_by_api(live_server, game_id, token, rounds=10_000)
@@ -93,7 +96,7 @@ def overlay_lines(page: Any, cls: str) -> list[tuple[int, int]]:
 def test_review_summary_chart_marks_and_show_best(
     page: Any, live_server: LiveServer, services: Services, tmp_path: Any
 ) -> None:
-    game_id = play_with_mistakes(live_server)
+    game_id = play_with_mistakes(live_server, services)
     review_all(services)
     review = live_server.get_json(f"/api/games/{game_id}/analysis")
     assert review["status"] == "ready"
@@ -129,7 +132,8 @@ def test_review_summary_chart_marks_and_show_best(
                     f"a line giving {t['stage2']['least_gives']} was there")
             expect(links.nth(i)).to_have_text(text)
             expect(links.nth(i)).to_have_attribute("href", f"?step={m['start_seq']}")
-    assert [m["stage"] for m in seats[0]["mistakes"]] == [1, 2]  # both of turn 1
+    # both of turn 1 (the larger first)
+    assert sorted((m["turn"], m["stage"]) for m in seats[0]["mistakes"]) == [(1, 1), (1, 2)]
 
     # The move list: a "?" at the head of each turn that lost points.
     page.wait_for_selector("#moves li.turn")
