@@ -22,9 +22,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks._server import HOST
-from benchmarks._sse_clients import CLIENT_NET, loopback
-from benchmarks.load import ApiClient, ConnectionFailed
+from _sse_clients import CLIENT_NET, loopback
+
+from squares_testing.client import ApiClient, ConnectionFailed
+from squares_testing.net import HOST
 
 HEIGHT, WIDTH = 19, 33
 # the hot game: large enough to last a whole run at a move every 100 ms, so that its

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import os
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -17,25 +15,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from review import MODE, mark, pairing
 
-from benchmarks import _results  # noqa: E402
-from benchmarks._server import Server, running_server  # noqa: E402
-from benchmarks.load import (  # noqa: E402
-    MOVE_KINDS,
-    ApiClient,
-    ConnectionFailed,
-    PhaseResult,
-    count_5xx,
-    count_conn_errors,
-    machine_cpu_seconds,
-    percentile,
-    run_clients,
-)
-from benchmarks.review import MODE, mark, pairing  # noqa: E402
-from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH  # noqa: E402
-from service.projections.analyst import POLL_S  # noqa: E402
-from service.services import Services  # noqa: E402
+from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
+from service.projections.analyst import POLL_S
+from service.services import Services
+from squares_testing import results as _results
+from squares_testing.client import ApiClient, ConnectionFailed
+from squares_testing.processes import Forked, machine_cpu_seconds
+from squares_testing.server import Server, running_server
+from squares_testing.stats import percentile
+from squares_testing.traffic import PhaseResult, count_5xx, count_conn_errors, run_clients
 
 TARGET_LATENCY_P99_S = 10.0  # game over -> review ready, under load
 POLL_ANALYSIS_S = 0.1
@@ -176,57 +166,34 @@ def drive(port: int, plan: list[tuple[int, int]], drivers: Drivers, pollers: lis
         client.close()
 
 
-def _load_child(conn: Any, port: int, clients: int, seconds: float, stop: Any) -> None:
-    """In the load process: `load.run_clients` until `stop` (a multiprocessing Event)."""
-    try:
-        started = time.monotonic()
-        result = run_clients(port, clients=clients, seconds=seconds, phase="play", stop=stop)
-        ended = time.monotonic()
-        result.ledger.events.clear()  # not checked here: no need to send it back
-        result.stats.move_times.clear()
-        conn.send(("ok", (result, started, ended)))
-    except BaseException as exc:  # noqa: BLE001 - reported to the parent
-        conn.send(("error", repr(exc)))
-    finally:
-        conn.close()
+def _load(port: int, clients: int, seconds: float, stop: Any) -> tuple[PhaseResult, float, float]:
+    """In the load process: the load's clients (`traffic.run_clients`) until `stop`."""
+    started = time.monotonic()
+    result = run_clients(port, clients=clients, seconds=seconds, phase="play", stop=stop)
+    ended = time.monotonic()
+    result.ledger.events.clear()  # not checked here: no need to send it back
+    result.stats.move_times.clear()
+    return result, started, ended
 
 
 @dataclass
 class LoadProcess:
-    """load.py's clients in a second process (forked before any thread here starts)."""
+    """The load's clients in a second process (forked before any thread here starts)."""
 
-    proc: Any
-    conn: Any
+    forked: Forked
     stop: Any
     seconds: float
 
     @classmethod
     def start(cls, port: int, clients: int, seconds: float) -> LoadProcess:
-        ctx = multiprocessing.get_context("fork")
-        parent, child = ctx.Pipe(duplex=False)
-        stop = ctx.Event()
-        proc = ctx.Process(target=_load_child, args=(child, port, clients, seconds, stop),
-                           daemon=True)
-        proc.start()
-        child.close()
-        return cls(proc, parent, stop, seconds)
+        stop = Forked.event()
+        forked = Forked(_load, port=port, clients=clients, seconds=seconds, stop=stop)
+        return cls(forked, stop, seconds)
 
     def finish(self) -> tuple[PhaseResult, float, float]:
         self.stop.set()
-        try:
-            if not self.conn.poll(self.seconds + 180):
-                raise RuntimeError("the load process did not answer in time")
-            kind, value = self.conn.recv()
-        finally:
-            self.proc.join(timeout=30)
-            if self.proc.is_alive():
-                self.proc.kill()
-                self.proc.join(timeout=10)
-        if kind != "ok":
-            raise RuntimeError(f"the load process failed: {value}")
-        result: PhaseResult
-        result, started, ended = value
-        return result, started, ended
+        result: tuple[PhaseResult, float, float] = self.forked.result(self.seconds + 180)
+        return result
 
 
 def analyst_tally(url: str) -> tuple[int, int]:
@@ -270,11 +237,9 @@ def measure_latency(args: argparse.Namespace, figures: _results.Figures,
     worst = max(latencies, default=float("nan"))
     ok = math.isfinite(p99) and p99 < TARGET_LATENCY_P99_S
     load_moves = load.stats.moves / load.elapsed if load.elapsed else float("nan")
-    move_lat = [v for k in MOVE_KINDS for v in load.stats.latencies.get(k, [])]
-    fives = count_5xx(load.stats) + sum(n for k, n in drivers.counts.items()
-                                        if k.split()[-1].startswith("5"))
-    conn_errors = count_conn_errors(load.stats) + sum(
-        n for k, n in drivers.counts.items() if k.endswith("conn_error"))
+    move_lat = load.stats.move_latencies()
+    fives = count_5xx(load.stats) + count_5xx(drivers.counts)
+    conn_errors = count_conn_errors(load.stats) + count_conn_errors(drivers.counts)
     print(f"load: {load.elapsed:.1f} s, {load.stats.games_finished} 9 x 13 games finished, "
           f"{load_moves:.0f} moves/s, move latency p50 / p99 "
           f"{percentile(move_lat, 50) * 1000:.0f} / {percentile(move_lat, 99) * 1000:.0f} ms")

@@ -21,19 +21,16 @@ from __future__ import annotations
 import argparse
 import resource
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from benchmarks import _results  # noqa: E402
-from service.domain.ai import strategy_for, worst  # noqa: E402
-from service.domain.commands import Advance, NewGame  # noqa: E402
-from service.domain.players import play_turn  # noqa: E402
-from service.domain.rules import decide  # noqa: E402
-from service.domain.start import LEVELS, start_game  # noqa: E402
-from service.domain.state import GameState, apply_all, fold  # noqa: E402
+from service.domain.ai import strategy_for, worst
+from service.domain.commands import Advance, NewGame
+from service.domain.players import play_turn
+from service.domain.rules import decide
+from service.domain.start import LEVELS
+from service.domain.state import GameState, apply_all
+from squares_testing import results as _results
+from squares_testing.play import turn_starts
 
 
 def positions(count: int, height: int, width: int) -> list[GameState]:
@@ -42,10 +39,7 @@ def positions(count: int, height: int, width: int) -> list[GameState]:
     while len(found) < count:
         command = NewGame(seed=seed, player_name="bench", difficulty="moderate",
                           mode="computer_vs_computer", height=height, width=width)
-        state = fold(start_game(command))
-        while not state.over and len(found) < count:
-            found.append(state)
-            state = apply_all(state, play_turn(state, strategy_for("moderate")))
+        found += turn_starts(command, strategy_for("moderate"), most=count - len(found))
         seed += 1
     return found
 

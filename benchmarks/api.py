@@ -32,20 +32,18 @@ import json
 import pstats
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from benchmarks import _results  # noqa: E402
-from benchmarks._server import asgi_server  # noqa: E402
-from service.app import create_app  # noqa: E402
-from service.services import Services  # noqa: E402
-from service.store import migrate  # noqa: E402
+from service.app import create_app
+from service.services import Services
+from service.store import migrate
+from squares_testing import results as _results
+from squares_testing.inprocess import asgi_server
+from squares_testing.play import finish_computer_game
 
 HOST = "127.0.0.1"
 TARGET_RATIO = 3.0
@@ -164,8 +162,7 @@ def bench_lines(send: Send, n: int) -> tuple[list[float], LinePlayer]:
 def finished_default_game(services: Services) -> tuple[str, int]:
     created = services.create_game(player_name="Bench", mode="computer_vs_computer",
                                    difficulty="easy", second_level="easy", seed=2024)
-    while not services.get_state(created.game_id).over:
-        services.play_computer_turn(created.game_id)
+    finish_computer_game(services, created.game_id)
     return created.game_id, services.get_summary(created.game_id).version
 
 

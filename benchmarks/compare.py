@@ -17,9 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from benchmarks import _results  # noqa: E402
+from squares_testing import results as _results
 
 NONE = "—"
 

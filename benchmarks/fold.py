@@ -12,29 +12,19 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from benchmarks import _results  # noqa: E402
-from service.domain.commands import NewGame  # noqa: E402
-from service.domain.events import Event  # noqa: E402
-from service.domain.players import Greedy, play_turn  # noqa: E402
-from service.domain.start import start_game  # noqa: E402
-from service.domain.state import apply_all, fold  # noqa: E402
+from service.domain.commands import NewGame
+from service.domain.events import Event
+from service.domain.players import Greedy
+from service.domain.state import fold
+from squares_testing import results as _results
+from squares_testing.play import play_out
 
 
 def play_game(seed: int) -> list[Event]:
-    events = start_game(NewGame(seed=seed, player_name="bench", mode="computer_vs_computer"))
-    state = fold(events)
-    strategy = Greedy()
-    while not state.over:
-        turn = play_turn(state, strategy)
-        events += turn
-        state = apply_all(state, turn)
-    return events
+    command = NewGame(seed=seed, player_name="bench", mode="computer_vs_computer")
+    return play_out(command, Greedy())[0]
 
 
 def main() -> None:

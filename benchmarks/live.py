@@ -44,17 +44,13 @@ import contextlib
 import os
 import shlex
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from benchmarks import _results, _server  # noqa: E402
-from benchmarks._live_players import (  # noqa: E402
+from _live_players import (
     HOT_SIZE,
     BoundClient,
     Player,
@@ -62,9 +58,13 @@ from benchmarks._live_players import (  # noqa: E402
     play,
     play_one,
 )
-from benchmarks._server import REPO, Server, child_pids  # noqa: E402
-from benchmarks._sse_clients import PENDING, StreamProcess, raise_nofile, stream_figures  # noqa: E402
-from benchmarks.load import ConnectionFailed  # noqa: E402
+from _sse_clients import PENDING, StreamProcess, raise_nofile, stream_figures
+
+from squares_testing import results as _results
+from squares_testing.client import ConnectionFailed
+from squares_testing.processes import child_pids, cpu_seconds, descendants, status_kb
+from squares_testing.server import Server, launch, squares_command
+from squares_testing.stats import percentile
 
 QUICK = {"watchers": 200, "seconds": 3.0, "baseline_seconds": 1.5, "quiet_games": 10,
          "open_timeout": 5.0, "drain_seconds": 2.0, "request_timeout": 2.0}
@@ -72,26 +72,13 @@ FULL = {"watchers": 5000, "seconds": 20.0, "baseline_seconds": 5.0, "quiet_games
         "open_timeout": 10.0, "drain_seconds": 10.0, "request_timeout": 5.0}
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values) or [float("nan")]
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
-
-
 def dist_ms(values: list[float]) -> dict[str, Any]:
-    stats = {"p50": 0.5, "p99": 0.99, "max": 1.0}
+    stats = {"p50": 50, "p99": 99, "max": 100}
     return {"n": len(values), **{k: round(1000 * percentile(values, q), 2) if values else None
                                  for k, q in stats.items()}}
 
 
 # -- the server: `squares serve` as shipped --------------------------------------------
-
-
-def descendants(pid: int) -> list[int]:
-    found, todo = [], [pid]
-    while todo:
-        found += (children := child_pids(todo.pop()))
-        todo += children
-    return found
 
 
 def workers(server: Server) -> list[int]:
@@ -111,52 +98,34 @@ def worker_class(server: Server) -> str:
 
 def start_serve(url: str, log_path: Path, timeout: float = 60.0,
                 command: str | None = None) -> Server:
+    """``squares serve --port <free port>`` as shipped (or the shell line `command`,
+    {port} and {database_url} filled in), once /healthz answers and no new worker
+    appeared for a second."""
     tuning = [k for k in os.environ
               if k.startswith(("SQUARES_", "GUNICORN_")) or k == "WEB_CONCURRENCY"]
     env = {**{k: v for k, v in os.environ.items() if k not in tuning}, "DATABASE_URL": url}
     if tuning:
         print(f"(not passed to the server: {', '.join(sorted(tuning))})")
-    for _attempt in range(3):
-        port = _server.free_port()
-        with log_path.open("ab") as log:
-            argv: str | list[str] = [*_server.squares_command(), "serve", "--port", str(port)]
-            if command is not None:  # a shell command line, {port} and {database_url} filled
-                argv = command.replace("{port}", str(port)).replace(
-                    "{database_url}", shlex.quote(url))
-            proc = subprocess.Popen(argv, shell=command is not None, cwd=REPO, env=env,
-                                    stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                    start_new_session=True)
-        server, deadline = Server(proc, port, url, log_path, 0), time.monotonic() + timeout
-        while proc.poll() is None and time.monotonic() < deadline:
-            if _server.http_get_status(port, "/healthz", timeout=2.0) == 200:
-                since = time.monotonic()  # every worker up: a second without a new one
-                while time.monotonic() - since < 1.0 and time.monotonic() < deadline:
-                    if (now := len(workers(server))) != server.workers:
-                        server.workers, since = now, time.monotonic()
-                    time.sleep(0.1)
-                return server
-            time.sleep(0.1)
-        stop_server(server, grace=5.0)
-        if "already in use" not in server.log_tail():
-            break
-    raise RuntimeError(f"`{command or 'squares serve'}` did not answer /healthz:\n"
-                       f"{server.log_tail()}")
 
+    def argv(port: int) -> list[str] | str:
+        if command is None:
+            return [*squares_command(), "serve", "--port", str(port)]
+        return command.replace("{port}", str(port)).replace("{database_url}", shlex.quote(url))
 
-def stop_server(server: Server, grace: float) -> None:
-    """SIGTERM the process group; SIGKILL what is left after `grace` seconds."""
-    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 10.0)):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(server.master_pid, sig)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            server.proc.wait(timeout=wait)
+    server = launch(argv, log_path=log_path, env=env, timeout=timeout, database_url=url)
+    since = started = time.monotonic()  # every worker up: a second without a new one
+    while time.monotonic() - since < 1.0 and time.monotonic() - started < timeout:
+        if (now := len(workers(server))) != server.workers:
+            server.workers, since = now, time.monotonic()
+        time.sleep(0.1)
+    return server
 
 
 def server_figures(server: Server) -> tuple[int, list[int], float]:
     """The workers' RSS (kB) and threads, CPU s of the master and every process under it."""
-    return (sum(_server.status_kb(p, "VmRSS") or 0 for p in workers(server)),
-            [_server.status_kb(p, "Threads") or 0 for p in workers(server)],
-            sum(map(_server.cpu_seconds, [server.master_pid, *descendants(server.master_pid)])))
+    return (sum(status_kb(p, "VmRSS") or 0 for p in workers(server)),
+            [status_kb(p, "Threads") or 0 for p in workers(server)],
+            sum(map(cpu_seconds, [server.master_pid, *descendants(server.master_pid)])))
 
 
 # -- the run -------------------------------------------------------------------------
@@ -351,7 +320,7 @@ def run(args: argparse.Namespace) -> int:
             contextlib.ExitStack() as stack:
         url, database = f"sqlite:///{Path(tmp) / 'squares.db'}", "SQLite (a temp file)"
         if args.postgres:
-            from scripts.throwaway_postgres import throwaway_postgres
+            from squares_testing.throwaway_postgres import throwaway_postgres
 
             url, database = stack.enter_context(throwaway_postgres()), "PostgreSQL (throwaway)"
             if url is None:
@@ -376,7 +345,7 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if streams is not None:
                 streams.kill()
-            stop_server(server, grace=3.0 if args.quick else 15.0)
+            server.stop(grace=3.0 if args.quick else 15.0)
     show(figures, args.postgres)
     _results.save("live", flat(figures, args.postgres), args, details=figures)
     return 0

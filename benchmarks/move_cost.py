@@ -31,9 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from benchmarks import _results  # noqa: E402
+from squares_testing import results as _results
+from squares_testing.play import play_hints
 
 HIGH_LIMITS = {key: "1000000 per minute" for key in
                ("SQUARES_LIMIT_CREATE", "SQUARES_LIMIT_HINT", "SQUARES_LIMIT_MOVE")}
@@ -64,13 +63,16 @@ HELPER_DEPTH = 6
 
 
 class App:
-    """Requests straight into a WSGI app; each answer's status and JSON."""
+    """Requests straight into a WSGI app; each answer's status and JSON (a
+    `squares_testing.play.Send`). `moves`: the moves sent so far."""
 
     def __init__(self, wsgi: Callable[..., Any]) -> None:
         self.wsgi = wsgi
+        self.moves = 0
 
     def __call__(self, method: str, path: str, body: Any = None,
                  token: str | None = None) -> tuple[int, Any]:
+        self.moves += method == "POST" and path.endswith(("/lines", "/advance"))
         raw = b"" if body is None else json.dumps(body).encode()
         environ = {
             "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "",
@@ -100,19 +102,9 @@ def play(app: App, games: int, seed: int) -> int:
             "player_name": f"Cost #{n}", "difficulty": "easy", "height": 9, "width": 13,
             "seed": seed + n})
         assert status == 201, created
-        game_id, token = created["game_id"], created["token"]
-        state = created["state"]
-        while not state["over"]:
-            status, hint = app("GET", f"/api/games/{game_id}/hint", token=token)
-            assert status == 200, hint
-            body = {"expected_version": state["version"]}
-            if hint["action"] == "line":
-                body.update(x=hint["x"], y=hint["y"])
-            path = f"/api/games/{game_id}/{'lines' if hint['action'] == 'line' else 'advance'}"
-            status, moved = app("POST", path, body, token)
-            assert status == 200, moved
-            state = moved["state"]
-            moves += 1
+        before = app.moves
+        play_hints(app, created["game_id"], created["token"], created["state"])
+        moves += app.moves - before
     return moves
 
 

@@ -44,23 +44,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from benchmarks import _results  # noqa: E402
-from benchmarks.load import (  # noqa: E402
-    percentile,
-)
-from cli.simulate import Setup, new_game, play_stored  # noqa: E402
-from service.domain import ai  # noqa: E402
-from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH  # noqa: E402
-from service.domain.events import Event  # noqa: E402
-from service.domain.players import Greedy, play_turn  # noqa: E402
-from service.domain.review import review_game  # noqa: E402
-from service.domain.start import start_game  # noqa: E402
-from service.domain.state import apply_all, fold  # noqa: E402
-from service.projections.analyst import Analyst  # noqa: E402
-from service.services import Services  # noqa: E402
-from service.store import migrate  # noqa: E402
+from cli.simulate import Setup, new_game, play_stored
+from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
+from service.domain.events import Event
+from service.domain.players import Greedy
+from service.domain.review import review_game
+from service.projections.analyst import Analyst
+from service.services import Services
+from service.store import migrate
+from squares_testing import results as _results
+from squares_testing.play import own_level, play_out
+from squares_testing.stats import percentile
 
 TARGET_CPU_S = 1.0  # per 19 x 33 review, every game
 TARGET_PER_MIN = 60.0  # one analyst, one core
@@ -94,15 +88,9 @@ def game_events(setup: Setup, seed: int, human_like: bool = False) -> list[Event
     `human_like`, seat 1 plays `players.Greedy` instead (the first square it sees,
     a safe stage-2 line while one is left): it leaves chains behind, as people do,
     which makes the positions the review searches larger than the computer's."""
-    events = list(start_game(new_game(setup, seed)))
-    state = fold(events)
-    while not state.over:
-        level = state.seat_info(state.turn).level or state.game.difficulty
-        strategy = Greedy() if human_like and state.turn == 1 else ai.strategy_for(level)
-        new = play_turn(state, strategy)
-        events.extend(new)
-        state = apply_all(state, new)
-    return events
+    greedy = Greedy()
+    return play_out(new_game(setup, seed), lambda state: greedy if human_like and state.turn == 1
+                    else own_level(state))[0]
 
 
 @dataclass
@@ -269,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     if "throughput" in parts:
         rows.append(measure_throughput(args.stored, args.seed + 100_000, figures, failures))
     if "latency" in parts:
-        from benchmarks._review_latency import measure_latency
+        from _review_latency import measure_latency
 
         rows.append(measure_latency(args, figures, failures))
     summary(rows)

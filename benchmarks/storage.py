@@ -26,15 +26,13 @@ import argparse
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from sqlalchemy import LargeBinary, Text, cast, func, select, text
 
-from sqlalchemy import LargeBinary, Text, cast, func, select, text  # noqa: E402
-
-from benchmarks import _results  # noqa: E402
-from service.services import Services  # noqa: E402
-from service.store import events_table, migrate  # noqa: E402
+from service.services import Services
+from service.store import events_table, migrate
+from squares_testing import results as _results
+from squares_testing.play import finish_computer_game
 
 
 def used_bytes(services: Services) -> int:
@@ -77,9 +75,8 @@ def measure(url: str, height: int, width: int, games: int, finished: bool) -> di
             created = services.create_game(player_name="Computer 1", difficulty="easy",
                                            second_level="easy", mode="computer_vs_computer",
                                            seed=7000 + seed, height=height, width=width)
-            state = created.state
-            while finished and not state.over:
-                state = services.play_computer_turn(created.game_id).state
+            if finished:
+                finish_computer_game(services, created.game_id, created.state)
         seconds = time.perf_counter() - started
         events, payload = payload_bytes(services)
         grown = used_bytes(services) - before_bytes

@@ -28,16 +28,14 @@ import time
 import uuid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from benchmarks import _results  # noqa: E402
-from service import config  # noqa: E402
-from service.domain.commands import NewGame  # noqa: E402
-from service.domain.events import Event  # noqa: E402
-from service.domain.players import Greedy, play_turn  # noqa: E402
-from service.domain.start import start_game  # noqa: E402
-from service.domain.state import GameState, apply_all, fold  # noqa: E402
-from service.store import SQLITE_BUSY_TIMEOUT_MS, EventStore, migrate  # noqa: E402
+from service import config
+from service.domain.commands import NewGame
+from service.domain.events import Event
+from service.domain.players import Greedy
+from service.domain.state import GameState, apply_all, fold
+from service.store import SQLITE_BUSY_TIMEOUT_MS, EventStore, migrate
+from squares_testing import results as _results
+from squares_testing.play import play_out
 
 
 class RawSqlite:
@@ -71,13 +69,8 @@ class RawSqlite:
 
 
 def finished_game(seed: int) -> list[Event]:
-    events = start_game(NewGame(seed=seed, player_name="Bench", mode="computer_vs_computer"))
-    state = fold(events)
-    while not state.over:
-        turn = play_turn(state, Greedy())
-        events += turn
-        state = apply_all(state, turn)
-    return events
+    command = NewGame(seed=seed, player_name="Bench", mode="computer_vs_computer")
+    return play_out(command, Greedy())[0]
 
 
 def prepared_appends(n: int) -> list[tuple[list[Event], list[GameState]]]:

@@ -3,6 +3,7 @@
 Starts a throwaway PostgreSQL cluster when the server binaries are present, so
 the storage suite runs on both databases, and a throwaway Redis server (for the
 shared rate limits, `SQUARES_TEST_REDIS_URL`), then runs pytest and stops both.
+The launchers are `squares_testing`'s (installed with the project: no path edits).
 """
 
 from __future__ import annotations
@@ -12,13 +13,11 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
+from squares_testing.throwaway_postgres import throwaway_postgres
+from squares_testing.throwaway_redis import throwaway_redis
 
 
 def main(argv: list[str]) -> int:
-    from throwaway_postgres import throwaway_postgres
-    from throwaway_redis import throwaway_redis
-
     with throwaway_postgres() as url, throwaway_redis() as redis_url:
         if url:
             os.environ.setdefault("SQUARES_TEST_POSTGRES_URL", url)

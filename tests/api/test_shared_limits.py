@@ -27,8 +27,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scripts.throwaway_redis import free_port, throwaway_redis
 from service.app import create_app
+from squares_testing.net import free_port
+from squares_testing.throwaway_redis import throwaway_redis
 from tests.conftest import close_app
 from tests.databases import copy_sqlite
 

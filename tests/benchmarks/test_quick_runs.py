@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks import _results
+from squares_testing import results as _results
 
 REPO = Path(__file__).resolve().parents[2]
 

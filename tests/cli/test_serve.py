@@ -3,73 +3,28 @@ fallback) on a free loopback port answers /healthz."""
 
 from __future__ import annotations
 
-import json
 import os
-import signal
-import socket
-import subprocess
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from cli.serve import ASGI_TARGET, WORKER_CLASS, gunicorn_argv
 from service.store.migrations import head_revisions
+from squares_testing.server import serving
 from tests.cli.conftest import SQUARES, Run
 
 STARTUP_SECONDS = 30
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for_health(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"the server exited with {process.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as resp:
-                if resp.status == 200:
-                    json.loads(resp.read().decode("utf-8"))
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.1)
-    pytest.fail(f"/healthz did not answer 200 within {STARTUP_SECONDS} s:\n{log.read_text()}")
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
 
 
 @pytest.mark.parametrize("extra", [["--workers", "1"], ["--no-gunicorn"]],
                          ids=["gunicorn", "single-process"])
 def test_serve_answers_healthz(db_url: str, run: Run, extra: list[str],
                                tmp_path: Path) -> None:
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    log = tmp_path / "server.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [str(SQUARES), "--database-url", db_url, "serve", "--port", str(port), *extra],
-            stdout=out, stderr=subprocess.STDOUT, env=env,
-        )
-    try:
-        wait_for_health(port, process, log)
-    finally:
-        stop(process)
+    with serving(lambda port: [str(SQUARES), "--database-url", db_url, "serve", "--port",
+                               str(port), *extra],
+                 log_path=tmp_path / "server.log", env=env, timeout=STARTUP_SECONDS):
+        pass  # /healthz answered 200
     assert run("db", "current").stdout == f"{head_revisions()[0]} (head)\n"  # serve migrated the database
 
 

@@ -4,33 +4,19 @@ which run in another directory (the repository root)."""
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
-import subprocess
-import urllib.request
 import uuid
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from cli.context import AppContext
 from service import config
 from service.config import absolute_sqlite_url
+from squares_testing.client import ApiClient
+from squares_testing.server import serving
 from tests.cli.conftest import SQUARES, make_run
-from tests.cli.test_serve import free_port, stop, wait_for_health
-
-
-def post(port: int, path: str, body: dict[str, Any], token: str | None = None
-         ) -> tuple[int, dict[str, Any]]:
-    headers = {"Content-Type": "application/json"}
-    if token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method="POST",
-                                     data=json.dumps(body).encode("utf-8"), headers=headers)
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return response.status, json.loads(response.read().decode("utf-8"))
 
 
 def count_games(path: Path) -> int:
@@ -42,25 +28,19 @@ def test_serve_from_another_directory_with_a_relative_url(tmp_path: Path) -> Non
     name = f"rel-{uuid.uuid4().hex[:8]}.db"
     here = tmp_path / "elsewhere"
     here.mkdir()
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     log = tmp_path / "server.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [str(SQUARES), "--database-url", f"sqlite:///{name}", "serve",
-             "--port", str(port), "--workers", "1"],
-            cwd=here, stdout=out, stderr=subprocess.STDOUT, env=env,
-        )
-    try:
-        wait_for_health(port, process, log)
-        status, created = post(port, "/api/games", {"player_name": "Ada", "height": 7,
-                                                    "width": 7, "seed": 1})
-        assert 200 <= status < 300, created
-        status, moved = post(port, f"/api/games/{created['game_id']}/advance", {},
-                             token=created["token"])
-        assert 200 <= status < 300, moved
-    finally:
-        stop(process)
+    with serving(lambda port: [str(SQUARES), "--database-url", f"sqlite:///{name}", "serve",
+                               "--port", str(port), "--workers", "1"],
+                 log_path=log, env=env, cwd=here) as server:
+        client = ApiClient(server.port)
+        created = client.call("POST", "/api/games", {"player_name": "Ada", "height": 7,
+                                                     "width": 7, "seed": 1})
+        assert 200 <= created.status < 300, created.data
+        moved = client.call("POST", f"/api/games/{created.data['game_id']}/advance", {},
+                            token=created.data["token"])
+        assert 200 <= moved.status < 300, moved.data
+        client.close()
     strays = [Path(directory) / f"{name}{suffix}"
               for directory in (config.REPO_ROOT,)
               for suffix in ("", "-wal", "-shm")]

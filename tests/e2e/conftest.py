@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
+from squares_testing.inprocess import asgi_server
 from tests.conftest import make_app
 from tests.databases import copy_sqlite
-from tests.servers import asgi_server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

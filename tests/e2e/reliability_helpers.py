@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from benchmarks._server import Server, running_server
-from benchmarks.load import ApiClient, Reply
+from squares_testing.client import ApiClient, Reply
+from squares_testing.server import Server, running_server
 from tests.databases import BACKENDS as BACKENDS  # the test modules parametrize over it
 from tests.databases import fresh_database
 

@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
-from benchmarks._server import HOST, Server
-from benchmarks.load import ApiClient, Reply
+from squares_testing.client import ApiClient, Reply
+from squares_testing.net import HOST
+from squares_testing.server import Server
 from tests.e2e.reliability_helpers import (
     BACKENDS,
     assert_error_shape,

@@ -24,9 +24,10 @@ from typing import Any
 
 import pytest
 
-from benchmarks._server import HOST, Server, start_server
+from squares_testing.net import HOST
+from squares_testing.nginx import Nginx, running_nginx
+from squares_testing.server import Server, start_server
 from tests.databases import fresh_postgres_database
-from tests.nginx import Nginx, running_nginx
 
 pytestmark = pytest.mark.e2e
 

@@ -1,5 +1,5 @@
 """Open live streams cost memory, not a thread (issue 20), on the server exactly as
-``squares serve`` runs it (`benchmarks._server.start_server`): gunicorn's master with
+``squares serve`` runs it (`squares_testing.server.start_server`): gunicorn's master with
 the uvicorn workers, 2 of them, on SQLite.
 
 - many more open streams than the old thread count (2 workers x 32), never read:
@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks._server import HOST, Server, migrate_database, start_server
-from benchmarks.load import ApiClient
+from squares_testing.client import ApiClient
+from squares_testing.net import HOST
+from squares_testing.server import Server, migrate_database, start_server
 
 pytestmark = pytest.mark.e2e
 

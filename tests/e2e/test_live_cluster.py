@@ -22,8 +22,9 @@ from typing import Any
 
 import pytest
 
-from benchmarks._server import HOST, Server, start_server
-from benchmarks.load import ApiClient
+from squares_testing.client import ApiClient
+from squares_testing.net import HOST
+from squares_testing.server import Server, start_server
 from tests.databases import fresh_postgres_database
 from tests.live.sse import SseClient
 

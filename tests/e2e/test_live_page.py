@@ -28,9 +28,9 @@ from playwright.sync_api import expect
 from service.app import create_app
 from service.services import Services
 from service.store import utcnow
+from squares_testing.inprocess import asgi_server
 from tests.conftest import close_app
 from tests.databases import copy_sqlite
-from tests.servers import asgi_server
 
 from .conftest import LiveServer
 from .test_csp import Watch

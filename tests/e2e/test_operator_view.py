@@ -27,7 +27,9 @@ from typing import Any
 
 import pytest
 
-from benchmarks._server import HOST, free_port, squares_command
+from squares_testing.net import HOST, free_port
+from squares_testing.processes import child_pids
+from squares_testing.server import serving, squares_command
 from tests.databases import sqlite_url
 
 pytestmark = pytest.mark.e2e
@@ -76,8 +78,7 @@ class Served:
         return samples
 
     def worker_pids(self) -> list[int]:
-        children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
-        return [int(p) for p in children.read_text().split()]
+        return child_pids(self.proc.pid)
 
     def access_lines(self) -> list[dict[str, Any]]:
         lines = self.out.read_text(errors="replace").splitlines()
@@ -86,35 +87,15 @@ class Served:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
-    port, metrics_port = free_port(), free_port()
+    metrics_port = free_port()
     env = {**os.environ, "DATABASE_URL": sqlite_url(tmp_path / "squares.db"),
            "SQUARES_METRICS_PORT": str(metrics_port), "SQUARES_LOG_FORMAT": "json"}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     out, err = tmp_path / "stdout.log", tmp_path / "stderr.log"
-    with out.open("wb") as stdout, err.open("wb") as stderr:
-        proc = subprocess.Popen([*squares_command(), "serve", "--port", str(port)],
-                                cwd=tmp_path, env=env, stdout=stdout, stderr=stderr,
-                                start_new_session=True)
-    server = Served(proc, port, metrics_port, out, err)
-    try:
-        deadline = time.monotonic() + START_S
-        while True:
-            try:
-                if server.request("GET", "/healthz")[0] == 200 and len(server.worker_pids()) == 2:
-                    break
-            except OSError:
-                pass
-            assert proc.poll() is None, err.read_text()[-3000:]
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.2)
-        yield server
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    with serving(lambda port: [*squares_command(), "serve", "--port", str(port)],
+                 log_path=out, err_path=err, env=env, cwd=tmp_path, timeout=START_S,
+                 workers=2) as server:
+        yield Served(server.proc, server.port, metrics_port, out, err)
 
 
 def healthz_count(server: Served) -> float:

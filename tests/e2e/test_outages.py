@@ -17,12 +17,9 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import http.client
 import json
 import os
-import shutil
 import subprocess
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -33,17 +30,11 @@ from typing import Any
 
 import pytest
 
-from benchmarks._server import HOST, Server, migrate_database, squares_command, start_server
-from benchmarks.load import Ledger, missing_acknowledged
-from scripts.throwaway_postgres import (
-    DB_NAME,
-    DB_USER,
-    SERVER_OPTIONS,
-    _server_user,
-    find_bindir,
-    free_port,
-)
 from service.api.errors import RETRY_AFTER_S, UNAVAILABLE_MESSAGE
+from squares_testing.client import ApiClient, ConnectionFailed
+from squares_testing.server import Server, migrate_database, squares_command, start_server
+from squares_testing.throwaway_postgres import Cluster, cluster
+from squares_testing.traffic import Ledger, missing_acknowledged
 from tests.databases import sqlite_url
 
 pytestmark = pytest.mark.e2e
@@ -59,79 +50,14 @@ HEIGHT, WIDTH = 9, 13
 # -- a PostgreSQL cluster that can be stopped and started again ------------------------
 
 
-class Cluster:
-    """A throwaway cluster (as `scripts/throwaway_postgres.py` makes one) whose server
-    can be stopped and started again on the same data directory and port."""
-
-    def __init__(self, bindir: Path, root: Path) -> None:
-        self.bindir, self.root = bindir, root
-        self.data, self.log = root / "data", root / "server.log"
-        self.user = _server_user()
-        self.port = 0
-        self.running = False
-        if self.user is not None:  # PostgreSQL refuses to run as root
-            os.chown(root, self.user.pw_uid, self.user.pw_gid)
-
-    @property
-    def url(self) -> str:
-        return f"postgresql://{DB_USER}@127.0.0.1:{self.port}/{DB_NAME}"
-
-    def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        kwargs: dict[str, Any] = {}
-        if self.user is not None:
-            kwargs = {"user": self.user.pw_uid, "group": self.user.pw_gid,
-                      "extra_groups": []}
-        return subprocess.run([str(self.bindir / args[0]), *args[1:]], check=check,
-                              capture_output=True, text=True, cwd=self.root, timeout=90,
-                              env={**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"},
-                              **kwargs)
-
-    def create(self) -> None:
-        self.run("initdb", "-D", str(self.data), "-U", DB_USER, "--auth=trust", "-E",
-                 "UTF8", "--locale=C.UTF-8", "--no-sync")
-        for _attempt in range(5):  # a free port may be taken before the server binds it
-            self.port = free_port()
-            if self.start(check=False):
-                break
-        else:
-            raise RuntimeError(f"PostgreSQL did not start:\n{self.log_tail()}")
-        self.run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", DB_USER, DB_NAME)
-
-    def start(self, check: bool = True) -> bool:
-        options = (f"-c listen_addresses=127.0.0.1 -p {self.port} "
-                   f"-c unix_socket_directories={self.root} {SERVER_OPTIONS}")
-        result = self.run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options,
-                          "-w", "-t", "60", "start", check=False)
-        self.running = result.returncode == 0
-        if check and not self.running:
-            raise RuntimeError(f"PostgreSQL did not start again:\n{self.log_tail()}")
-        return self.running
-
-    def stop(self) -> None:
-        """``pg_ctl stop -m fast``: open connections are cut, new ones refused."""
-        self.run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop",
-                 check=False)
-        self.running = False
-
-    def log_tail(self) -> str:
-        try:
-            return self.log.read_text(errors="replace")[-2000:]
-        except OSError:
-            return ""
-
-
 @contextlib.contextmanager
 def own_cluster() -> Iterator[Cluster]:
-    bindir = find_bindir()
-    if bindir is None:
-        pytest.fail("PostgreSQL server binaries not found (./dev test installs them)")
-    cluster = Cluster(bindir, Path(tempfile.mkdtemp(prefix="squares-outage-pg-")))
-    try:
-        cluster.create()
-        yield cluster
-    finally:
-        cluster.stop()
-        shutil.rmtree(cluster.root, ignore_errors=True)
+    """A throwaway cluster whose server can be stopped and started again on the same
+    data directory and port."""
+    with cluster(prefix="squares-outage-pg-") as made:
+        if made is None:
+            pytest.fail("PostgreSQL server binaries not found (./dev test installs them)")
+        yield made
 
 
 # -- clients that see every answer, its headers and its time ---------------------------
@@ -158,46 +84,26 @@ class Answer:
 
 
 class Client:
-    """Keep-alive HTTP/1.1 to 127.0.0.1:`port`; every answer goes to `answers`."""
+    """`ApiClient` to 127.0.0.1:`port` whose every answer (or lack of one) goes to
+    `answers`, with its time."""
 
     def __init__(self, port: int, answers: list[Answer]) -> None:
-        self.port, self.answers = port, answers
-        self.conn: http.client.HTTPConnection | None = None
+        # longer than any request may take: it is measured
+        self.api, self.answers = ApiClient(port, timeout=MAX_REQUEST_S * 3), answers
 
     def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
+        self.api.close()
 
     def call(self, kind: str, method: str, path: str, body: Any = None,
              token: str | None = None) -> Answer:
-        headers = {"Accept": "application/json"}
-        payload = None if body is None else json.dumps(body).encode()
-        if payload is not None:
-            headers["Content-Type"] = "application/json"
-        if token is not None:
-            headers["Authorization"] = f"Bearer {token}"
-        if self.conn is None:  # longer than any request may take: it is measured
-            self.conn = http.client.HTTPConnection(HOST, self.port, timeout=MAX_REQUEST_S * 3)
         started = time.monotonic()
         try:
-            self.conn.request(method, path, body=payload, headers=headers)
-            response = self.conn.getresponse()
-            raw = response.read()
-        except (OSError, http.client.HTTPException):
-            self.close()
+            reply = self.api.call(method, path, body, token=token)
+        except ConnectionFailed:
             answer = Answer(kind, None, None, {}, started, time.monotonic() - started)
-            self.answers.append(answer)
-            return answer
-        elapsed = time.monotonic() - started
-        if response.will_close:
-            self.close()
-        data = None
-        if "json" in response.getheader("Content-Type", ""):
-            with contextlib.suppress(ValueError):
-                data = json.loads(raw)
-        answer = Answer(kind, response.status, data,
-                        {k.lower(): v for k, v in response.getheaders()}, started, elapsed)
+        else:
+            answer = Answer(kind, reply.status, reply.data, reply.headers, reply.started,
+                            reply.elapsed)
         self.answers.append(answer)
         return answer
 

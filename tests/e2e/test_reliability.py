@@ -18,14 +18,13 @@ from typing import Any
 
 import pytest
 
-from benchmarks._server import migrate_database, squares_command, start_server
-from benchmarks.load import (
-    ApiClient,
-    Reply,
+from squares_testing.client import ApiClient, Reply
+from squares_testing.server import migrate_database, squares_command, start_server
+from squares_testing.stats import percentile
+from squares_testing.traffic import (
     count_5xx,
     count_conn_errors,
     missing_acknowledged,
-    percentile,
     run_clients,
 )
 from tests.e2e.reliability_helpers import (

@@ -2,7 +2,7 @@
 
 Two instances A and B, run as ``squares serve`` runs them, share one fresh PostgreSQL
 database; Debian's nginx, with the very config we ship (``deploy/nginx.conf``,
-started by `tests/nginx.py`), spreads the clients over them. While watchers follow
+started by `squares_testing.nginx`), spreads the clients over them. While watchers follow
 games through nginx (Server-Sent Events, reconnecting with ``Last-Event-ID`` after
 the wait the stream's last ``retry:`` asked for, as a browser's ``EventSource``
 does) and players play their own games through nginx (``expected_version`` on every
@@ -41,10 +41,11 @@ from typing import Any
 
 import pytest
 
-from benchmarks._server import HOST, Server, start_server
-from benchmarks.load import ApiClient, ConnectionFailed, Reply
+from squares_testing.client import ApiClient, ConnectionFailed, Reply
+from squares_testing.net import HOST
+from squares_testing.nginx import Nginx, running_nginx
+from squares_testing.server import Server, start_server
 from tests.databases import fresh_postgres_database
-from tests.nginx import Nginx, running_nginx
 
 pytestmark = pytest.mark.e2e
 

@@ -1,4 +1,4 @@
-"""The real ASGI server per test (`tests.servers`), on SQLite and PostgreSQL."""
+"""The real ASGI server per test (`squares_testing.inprocess`), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from flask import Flask
 
 from service.app import create_app
 from service.services import Services
+from squares_testing.inprocess import asgi_server
 from tests.conftest import close_app
-from tests.servers import asgi_server
 
 
 @dataclass

@@ -19,8 +19,8 @@ from service.live import Feed, Viewers
 from service.store import EventStore, make_engine, utcnow
 from service.store.schema import viewers_table
 from service.store.viewers import ViewerRepository
+from squares_testing.inprocess import asgi_server
 from tests.conftest import close_app
-from tests.servers import asgi_server
 
 from .conftest import Live, live_app, serve
 from .sse import Message, SseClient

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_serve import free_port, stop, wait_for_health
+from squares_testing.server import serving
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("pyproject.toml", "README.md", "service", "cli", "migrations")
@@ -152,16 +152,11 @@ def test_installed_wheel_migrates_and_serves(tmp_path: Path) -> None:
     run([squares, "--database-url", url, "db", "upgrade"], cwd, env)
     assert "(head)" in run([squares, "--database-url", url, "db", "current"], cwd, env).stdout
 
-    port = free_port()
     log = tmp_path / "server.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [str(squares), "--database-url", url, "serve", "--port", str(port),
-             "--workers", "1"],
-            cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_health(port, process, log)
+    with serving(lambda port: [str(squares), "--database-url", url, "serve", "--port",
+                               str(port), "--workers", "1"],
+                 log_path=log, env=env, cwd=cwd, timeout=30) as server:
+        port = server.port
         assert json.loads(get(port, "/healthz")[1]) == {"status": "ok"}
         assert "with gunicorn" in log.read_text()
         # Templates, assets and the migrated data (RULES E2's table) come along too.
@@ -169,5 +164,3 @@ def test_installed_wheel_migrates_and_serves(tmp_path: Path) -> None:
         assert status == 200 and "Eda Fırat" in page.decode("utf-8")
         assert get(port, "/api/docs")[0] == 200
         assert get(port, "/assets/style.css")[0] == 200
-    finally:
-        stop(process)

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import psycopg
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-
-from throwaway_postgres import find_bindir, throwaway_postgres  # noqa: E402
+from squares_testing.throwaway_postgres import find_bindir, throwaway_postgres
 
 
 def test_a_throwaway_cluster_serves_then_disappears() -> None:

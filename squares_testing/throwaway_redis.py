@@ -8,7 +8,7 @@ Binary: ``SQUARES_REDIS_SERVER``, else ``/usr/bin/redis-server`` (Debian's
 ``redis-server`` package), else ``redis-server`` on PATH.
 
 Run it alone to keep a server up for manual testing:
-``python scripts/throwaway_redis.py`` (Ctrl-C or SIGTERM stops it). SIGTERM during the
+``.venv/bin/python -m squares_testing.throwaway_redis`` (Ctrl-C or SIGTERM stops it). SIGTERM during the
 ``with`` block also stops it.
 """
 
@@ -17,15 +17,16 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
+
+from squares_testing.net import HOST, free_port
+from squares_testing.processes import exit_on_sigterm, keep_up
 
 
 def find_redis_server() -> str | None:
@@ -37,15 +38,9 @@ def find_redis_server() -> str | None:
     return shutil.which("redis-server")
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def answers_ping(port: int, timeout: float = 0.5) -> bool:
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        with socket.create_connection((HOST, port), timeout=timeout) as s:
             s.sendall(b"PING\r\n")
             return s.recv(64).startswith(b"+PONG")
     except OSError:
@@ -55,7 +50,7 @@ def answers_ping(port: int, timeout: float = 0.5) -> bool:
 def _start(binary: str, port: int, root: Path) -> subprocess.Popen[bytes] | None:
     """A server on `port` that answers PING, or None if it exited (port taken)."""
     process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+        [binary, "--port", str(port), "--bind", HOST, "--save", "",
          "--appendonly", "no", "--dir", str(root), "--logfile", str(root / "server.log"),
          "--daemonize", "no"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -88,7 +83,7 @@ def throwaway_redis(port: int | None = None) -> Iterator[str | None]:
         return
     root = Path(tempfile.mkdtemp(prefix="squares-redis-"))
     process = None
-    restore_sigterm = _exit_on_sigterm()
+    restore_sigterm = exit_on_sigterm()
     try:
         for _attempt in range(1 if port else 5):
             chosen = port or free_port()
@@ -99,7 +94,7 @@ def throwaway_redis(port: int | None = None) -> Iterator[str | None]:
             log = root / "server.log"
             tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
             raise RuntimeError(f"redis-server did not start:\n{tail}")
-        yield f"redis://127.0.0.1:{chosen}"
+        yield f"redis://{HOST}:{chosen}"
     finally:
         if process is not None:
             _stop(process)
@@ -107,26 +102,5 @@ def throwaway_redis(port: int | None = None) -> Iterator[str | None]:
         restore_sigterm()
 
 
-def _exit_on_sigterm() -> Callable[[], None]:
-    """Turn SIGTERM (a CI timeout, `kill`) into SystemExit so the server is stopped."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-    previous = signal.getsignal(signal.SIGTERM)
-    if previous not in (signal.SIG_DFL, None):
-        return lambda: None
-
-    def handler(signum: int, frame: object) -> None:
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, handler)
-    return lambda: signal.signal(signal.SIGTERM, previous)
-
-
 if __name__ == "__main__":
-    with throwaway_redis() as url:
-        if url is None:
-            sys.exit("redis-server not found")
-        print(url, flush=True)
-        with contextlib.suppress(KeyboardInterrupt):
-            while True:
-                time.sleep(3600)
+    sys.exit(keep_up(throwaway_redis(), "redis-server not found"))

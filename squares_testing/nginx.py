@@ -8,7 +8,7 @@ process group, as the file's header shows: pid, logs and temp files stay under t
 prefix, nothing under /etc or /var is touched, as root (workers as ``www-data``, the
 file's ``user``) or not. It waits until nginx answers, yields an `Nginx`, and stops
 it at exit (also after a failure), keeping a copy of its config and logs where the
-test says. nginx missing: the test fails, saying so
+test says. nginx missing: RuntimeError, saying so
 (``./dev test`` installs Debian's package).
 
 Like PostgreSQL for the storage tests, nginx is started by the tests themselves,
@@ -30,11 +30,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+from squares_testing.net import HOST, free_port
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = REPO / "deploy" / "nginx.conf"
-HOST = "127.0.0.1"
 DEBIAN_NGINX = "/usr/sbin/nginx"
 PLACEHOLDER = re.compile(r"@[A-Z0-9_]+@")
 
@@ -62,14 +61,6 @@ def render_config(listen: str, upstreams: Sequence[str], template: str | None = 
     if left:
         raise ValueError(f"placeholders left unfilled in {CONFIG}: {', '.join(left)}")
     return text
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -138,8 +129,8 @@ def start_nginx(upstreams: Sequence[str], *, prefix: Path | None = None,
     directory, left behind); returns once it answers."""
     binary = nginx_binary()
     if binary is None:
-        pytest.fail("Debian's nginx is not installed: `apt-get install nginx` "
-                    "(`./dev test` installs it when missing)", pytrace=False)
+        raise RuntimeError("Debian's nginx is not installed: `apt-get install nginx` "
+                           "(`./dev test` installs it when missing)")
     if prefix is None:
         prefix = Path(tempfile.mkdtemp(prefix="squares-nginx-"))
     prefix.mkdir(parents=True, exist_ok=True)
@@ -149,7 +140,7 @@ def start_nginx(upstreams: Sequence[str], *, prefix: Path | None = None,
     conf = prefix / "nginx.conf"
     last = ""
     for _attempt in range(3):  # a free port may be taken before nginx binds it
-        port = _free_port()
+        port = free_port()
         conf.write_text(render_config(f"{HOST}:{port}", upstreams))
         out = (prefix / "nginx.out").open("ab")
         try:

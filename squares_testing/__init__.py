@@ -1,0 +1,31 @@
+"""What the tests and the benchmarks share: one home for each helper.
+
+Why a top-level package: the benchmarks run as scripts (``.venv/bin/python
+benchmarks/load.py``, from the repository or from anywhere else), so whatever they
+share with the tests must be importable without the repository on ``sys.path``. This
+package is listed in ``[tool.setuptools.packages.find]`` next to ``service`` and
+``cli``; the development install (``pip install -e '.[test]'``, which ``./dev``
+runs) maps it like them, so ``import squares_testing`` works in pytest, in a
+benchmark script and in ``scripts/run_tests.py`` with no ``sys.path`` edit. (A
+``tests/support/`` package would need the checkout on the path, which a script run
+from elsewhere does not have.) Only the standard library is imported at import
+time; ``service`` and third-party packages are imported where they are used. The
+wheel carries the package too: small, and inert unless imported.
+
+Modules, one job each:
+
+- `net`: the loopback address, free ports, a plain HTTP status probe;
+- `processes`: /proc readings (children, RSS, CPU), process groups, SIGTERM;
+- `server`: the real service under gunicorn (`Server`, `start_server`,
+  `running_server`) and `squares serve` processes, with the one health wait;
+- `inprocess`: the in-thread ASGI server (`asgi_server`), as ``squares serve`` runs
+  the app, with the app's objects at hand;
+- `profiling`: gunicorn workers under cProfile and their summed profile;
+- `client`: `ApiClient`, the keep-alive JSON client of the loopback server;
+- `traffic`: many clients playing whole games through the API, what they saw, what
+  was acknowledged and whether the store kept it;
+- `play`: playing a game to its end (the domain, the services, the API);
+- `throwaway_postgres`, `throwaway_redis`, `nginx`: the launchers;
+- `stats`: `percentile`;
+- `results`: benchmark figures as JSON.
+"""
