@@ -12,6 +12,7 @@ from werkzeug.test import TestResponse
 
 from service.api import schemas as s
 from service.api.analysis import AnalysisSchema
+from squares_testing.play import until_over
 
 GAME = r"/api/games/[^/]+"
 
@@ -160,14 +161,15 @@ def play_hint(client: FlaskClient, game_id: str, token: str,
 
 def play_to_end(client: FlaskClient, game_id: str, token: str,
                 max_moves: int = 2000) -> tuple[dict[str, Any], int]:
-    """Play the hints until the game is over; (the final state, the moves played)."""
-    state = state_of(client, game_id)
-    moves = 0
-    while not state["over"]:
-        state = play_hint(client, game_id, token, state)["state"]
-        moves += 1
-        assert moves <= max_moves, "the game does not end"
-    return state, moves
+    """Play the hints until the game is over, each move checked by `play_hint`; (the
+    final state, the moves played)."""
+    moves = [0]
+
+    def move(state: dict[str, Any]) -> dict[str, Any]:
+        moves[0] += 1
+        return play_hint(client, game_id, token, state)["state"]
+
+    return until_over(state_of(client, game_id), move, max_steps=max_moves), moves[0]
 
 
 def move_after_first_read(monkeypatch: Any, services: Any, game_id: str,

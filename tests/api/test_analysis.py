@@ -14,6 +14,7 @@ from flask import Flask
 from service.api.analysis import AnalysisSchema
 from service.services import Services
 from service.store import utcnow
+from squares_testing.play import computer_game
 
 from .helpers import (
     CheckedClient,
@@ -32,16 +33,6 @@ LATER = timedelta(days=8)
 def services_of(app: Flask) -> Services:
     services: Services = app.extensions["squares"]
     return services
-
-
-def computer_game(services: Services, seed: int) -> str:
-    """A computer_vs_computer practice game on 7 x 9 played to its end; its id."""
-    created = services.create_game(player_name="sim", difficulty="easy", second_level="easy",
-                                   mode="computer_vs_computer", seed=seed, height=7, width=9)
-    state = created.state
-    while not state.over:
-        state = services.play_computer_turn(created.game_id).state
-    return created.game_id
 
 
 def analysis(client: CheckedClient, game_id: str, status: int = 200) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from flask import Flask
 
 from service.services import Services
+from squares_testing.play import until_over
 
 from .helpers import CheckedClient, assert_error, bearer, create_game, play_hint, snapshot, state_of
 
@@ -134,9 +135,8 @@ def test_RULES_M_online_both_humans_enter_the_high_scores_as_online(
     game_id = created["game_id"]
     tokens = {1: created["token"],
               2: _claim(client, game_id, created["invite"]["code"]).get_json()["token"]}
-    state = state_of(client, game_id)
-    while not state["over"]:
-        state = play_hint(client, game_id, tokens[state["turn"]], state)["state"]
+    state = until_over(state_of(client, game_id),
+                       lambda s: play_hint(client, game_id, tokens[s["turn"]], s)["state"])
     table = client.get("/api/highscores?limit=1000").get_json()["high_scores"]
     entries = sorted((e["name"], e["score"], e["difficulty"])
                      for e in table if e["game_id"] == game_id)

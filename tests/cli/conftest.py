@@ -68,17 +68,6 @@ def pg_url() -> Iterator[str]:
         yield url
 
 
-def computer_game(services: Services, seed: int, level1: str = "easy",
-                  level2: str = "moderate") -> str:
-    """A finished, stored computer_vs_computer game on a 7 x 9 field; its id."""
-    created = services.create_game(player_name="sim", difficulty=level1, second_level=level2,
-                                   mode="computer_vs_computer", seed=seed, height=7, width=9)
-    state = created.state
-    while not state.over:
-        state = services.play_computer_turn(created.game_id).state
-    return created.game_id
-
-
 @pytest.fixture
 def tokens_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "keep" / "tokens.json"

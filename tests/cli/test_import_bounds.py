@@ -20,6 +20,7 @@ import pytest
 from service.domain.board import MAX_HEIGHT, MAX_WIDTH
 from service.services import Services, streams
 from service.services.streams import MAX_EVENTS, MAX_LINE_BYTES, MAX_STREAM_BYTES
+from squares_testing.play import computer_game
 from tests.cli.conftest import SQUARES
 from tests.factories import EventStreamFactory, GameFactory
 
@@ -197,13 +198,7 @@ def test_the_costliest_stream_the_rules_take_imports_in_little_memory(
 def _play_largest(services: Services) -> str:
     """A ranked computer_vs_computer game on the largest field, played to its end at
     the easiest level; its id."""
-    created = services.create_game(player_name="sim", mode="computer_vs_computer",
-                                   difficulty="easy", second_level="easy",
-                                   height=MAX_HEIGHT, width=MAX_WIDTH)
-    state = created.state
-    while not state.over:
-        state = services.play_computer_turn(created.game_id).state
-    return created.game_id
+    return computer_game(services, height=MAX_HEIGHT, width=MAX_WIDTH)
 
 
 def test_a_real_game_on_the_largest_field_is_within_every_bound_and_imports(

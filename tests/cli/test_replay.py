@@ -10,7 +10,8 @@ from cli.replay import describe
 from service.domain.render import render
 from service.domain.state import fold
 from service.services import Services
-from tests.cli.conftest import Run, computer_game
+from squares_testing.play import computer_game
+from tests.cli.conftest import Run
 from tests.factories import GameFactory
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -109,7 +110,7 @@ def test_describe_names_every_kind_of_event(services: Services) -> None:
 
 
 def test_describe_shows_the_computers_reasons(services: Services) -> None:
-    game_id = computer_game(services, seed=7)
+    game_id = computer_game(services, seed=7, level2="moderate")
     state = services.get_state(game_id)
     texts = [describe(s.event, state) for s in services.events_of(game_id)]
     assert any(t.startswith("Computer 1 (easy) plans stage 1: BestPoint : ")

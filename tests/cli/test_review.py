@@ -13,7 +13,8 @@ from datetime import timedelta
 from service.projections.analyst import NAME
 from service.services import Services
 from service.store import utcnow
-from tests.cli.conftest import SQUARES, Run, computer_game
+from squares_testing.play import computer_game
+from tests.cli.conftest import SQUARES, Run
 
 
 def _ended_games(services: Services, *seeds: int) -> list[str]:

@@ -6,8 +6,9 @@ import threading
 import time
 
 from service.services import Services
+from squares_testing.play import computer_game
 
-from .conftest import Run, computer_game
+from .conftest import Run
 
 
 def test_once_prints_the_current_board_and_exits(run: Run, services: Services) -> None:
@@ -31,7 +32,7 @@ def test_an_unknown_game_is_an_error(run: Run) -> None:
 
 
 def test_a_finished_game_prints_its_result_and_exits(run: Run, services: Services) -> None:
-    game_id = computer_game(services, seed=11)
+    game_id = computer_game(services, seed=11, level2="moderate")
     state = services.get_state(game_id)
     result = run("watch", game_id)
     assert result.exit_code == 0, result.stderr

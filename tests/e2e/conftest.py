@@ -5,15 +5,23 @@ come from ``tests/conftest.py``; the reliability tests' gunicorn and databases f
 ``reliability_helpers.py``.
 
 One server and one browser serve the whole e2e session; every test gets a fresh
-browser context (so its own localStorage) and plays its own games. Screenshots go
-to the test's ``tmp_path`` and their paths are printed.
+browser context (so its own localStorage) and plays its own games.
+
+Shared here: `browser_context` (a context at a size: ``DESKTOP``, or a name of
+``SIZES``; a phone has touch), `watch_page` / `checked_page` (page errors, console
+errors and requests that leave the app are noted, and asserted none), the ``sized``
+fixture (a context per size for a whole module) with ``sized_page``, `screenshot`
+(to a path, or by name under ``$SQUARES_SCREENSHOTS``), `play_by_api` and
+``LiveServer.send`` (a `squares_testing.play.Send`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,6 +31,7 @@ from typing import Any
 import pytest
 
 from squares_testing.inprocess import asgi_server
+from squares_testing.play import play_hints
 from tests.conftest import make_app
 from tests.databases import copy_sqlite
 
@@ -34,6 +43,24 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
+DESKTOP = (1280, 820)  # the size of the one-size tests
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}  # the tests at both sizes
+PHONE_BELOW = 600  # px wide: a phone (touch, mobile)
+BAD_IMPACTS = {"serious", "critical"}  # accessibility violations that fail a test
+TIMEOUT_MS = 20_000
+
+# Runs before any script of every document: each `securitypolicyviolation` event is
+# kept on the window and also logged, so the console listener sees it across
+# navigations.
+REPORT_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  const v = { directive: e.violatedDirective, blocked: e.blockedURI,
+              source: e.sourceFile, line: e.lineNumber, sample: e.sample };
+  window.__cspViolations.push(v);
+  console.error("securitypolicyviolation " + JSON.stringify(v));
+});
+"""
 
 
 @dataclass(frozen=True)
@@ -41,23 +68,43 @@ class LiveServer:
     base_url: str
     database_url: str
 
+    def send(self, method: str, path: str, body: Any = None,
+             token: str | None = None) -> tuple[int, Any]:
+        """One request over real HTTP (`body` as JSON, `token` as the bearer token);
+        (its status, its JSON)."""
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        data = None
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+            data = json.dumps(body).encode()
+        request = urllib.request.Request(self.base_url + path, data=data, headers=headers,
+                                         method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as resp:
+                return resp.status, json.loads(resp.read().decode("utf-8"))
+        except urllib.error.HTTPError as error:
+            with contextlib.closing(error):
+                raw = error.read()
+            return error.code, json.loads(raw) if raw.startswith(b"{") else None
+
     def get_json(self, path: str, token: str | None = None) -> Any:
         """GET a JSON document from the running app over real HTTP (with `token` as
         the bearer token, e.g. an online game's hint for the seat to move)."""
-        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
-        request = urllib.request.Request(self.base_url + path, headers=headers)
-        with urllib.request.urlopen(request, timeout=30) as resp:
-            return json.loads(resp.read().decode("utf-8"))
+        status, data = self.send("GET", path, None, token)
+        assert status == 200, (path, status, data)
+        return data
 
     def post_json(self, path: str, body: Any, token: str | None = None) -> Any:
-        """POST a JSON body over real HTTP; the answer's JSON (errors raise)."""
-        headers = {"Content-Type": "application/json"}
-        if token is not None:
-            headers["Authorization"] = f"Bearer {token}"
-        request = urllib.request.Request(self.base_url + path, data=json.dumps(body).encode(),
-                                         headers=headers, method="POST")
-        with urllib.request.urlopen(request, timeout=30) as resp:
-            return json.loads(resp.read().decode("utf-8"))
+        """POST a JSON body over real HTTP; the answer's JSON (a 2xx)."""
+        status, data = self.send("POST", path, body, token)
+        assert 200 <= status < 300, (path, status, data)
+        return data
+
+
+def play_by_api(live_server: LiveServer, game_id: str, token: str, rounds: int) -> None:
+    """Human actions chosen by the hint endpoint (the computer answers) until round
+    `rounds` + 1 begins or the game ends."""
+    play_hints(live_server.send, game_id, token, rounds=rounds)
 
 
 @pytest.fixture(scope="session")
@@ -96,33 +143,126 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-@pytest.fixture
-def page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
-    # Playwright's wait_for_function evaluates its check with eval(), which the
-    # pages' Content-Security-Policy forbids; tests/e2e/test_csp.py enforces it.
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 820}, base_url=live_server.base_url,
-        bypass_csp=True,
-    )
-    context.set_default_timeout(20_000)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+def new_context(browser: Any, base_url: str, size: str | tuple[int, int] = DESKTOP, *,
+                bypass_csp: bool = True, **options: Any) -> Any:
+    """A fresh browser context on `base_url` at `size` (width, height, or a name in
+    ``SIZES``), a phone (narrower than ``PHONE_BELOW``) with touch. `bypass_csp`:
+    Playwright's wait_for_function evaluates its check with eval(), which the pages'
+    Content-Security-Policy forbids (tests/e2e/test_csp.py enforces it); tests that
+    check the policy pass False."""
+    width, height = SIZES[size] if isinstance(size, str) else size
+    phone = width < PHONE_BELOW
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  base_url=base_url, bypass_csp=bypass_csp, has_touch=phone,
+                                  is_mobile=phone, **options)
+    context.set_default_timeout(TIMEOUT_MS)
+    return context
+
+
+@contextlib.contextmanager
+def browser_context(browser: Any, base_url: str, size: str | tuple[int, int] = DESKTOP,
+                    **options: Any) -> Iterator[Any]:
+    """`new_context`, closed at exit."""
+    context = new_context(browser, base_url, size, **options)
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+def watch_page(page: Any, base_url: str, errors: list[str], *, console: tuple[str, ...] = (),
+               csp: bool = False) -> Any:
+    """Note in `errors` every page error, console message of a type in `console`
+    (e.g. ``("error", "assert")``) and request that leaves the app (refused: every
+    asset must come from the app itself); with `csp`, keep the policy's violations in
+    ``window.__cspViolations`` (logged as console errors too). Returns `page`."""
+    if csp:
+        page.add_init_script(REPORT_VIOLATIONS)
+    page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+    if console:
+        page.on("console", lambda m: errors.append(f"{m.type}: {m.text} @ {page.url}")
+                if m.type in console else None)
 
     def refuse(route: Any) -> None:
         errors.append(f"external request: {route.request.url}")
         route.abort()
 
-    # Every asset must come from the app itself (no CDN, no network): refuse the rest.
-    pg.route(lambda u: not u.startswith(live_server.base_url + "/"), refuse)
+    page.route(lambda u: not u.startswith(base_url + "/"), refuse)
+    return page
+
+
+@contextlib.contextmanager
+def checked_page(context: Any, base_url: str, **watch: Any) -> Iterator[Any]:
+    """A new page of `context`, watched (`watch_page`): none of it may have happened by
+    the end (asserted); closed at exit."""
+    errors: list[str] = []
+    page = watch_page(context.new_page(), base_url, errors, **watch)
     try:
-        yield pg
+        yield page
         assert errors == [], errors
     finally:
-        context.close()
+        page.close()
 
 
-def screenshot(page: Any, path: Path) -> Path:
-    page.screenshot(path=str(path), full_page=True)
-    print(f"screenshot: {path}")
+@pytest.fixture
+def page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    with browser_context(browser, live_server.base_url) as context, \
+            checked_page(context, live_server.base_url) as pg:
+        yield pg
+
+
+@pytest.fixture(params=sorted(SIZES), scope="module")
+def sized(request: Any, browser: Any, live_server: LiveServer) -> Iterator[tuple[str, Any]]:
+    """(the size's name, a browser context of that size) for a whole module: desktop,
+    then phone with touch."""
+    with browser_context(browser, live_server.base_url, request.param) as context:
+        yield request.param, context
+
+
+@pytest.fixture
+def sized_page(sized: tuple[str, Any], live_server: LiveServer) -> Iterator[Any]:
+    """A checked page (`checked_page`) of the ``sized`` context."""
+    with checked_page(sized[1], live_server.base_url) as pg:
+        yield pg
+
+
+@pytest.fixture
+def watcher(browser: Any, live_server: LiveServer) -> Iterator[tuple[Any, list[str]]]:
+    """A page with the CSP enforced, and the errors it reports (console, page errors,
+    requests that leave the app)."""
+    errors: list[str] = []
+    with browser_context(browser, live_server.base_url, bypass_csp=False) as context:
+        page = watch_page(context.new_page(), live_server.base_url, errors,
+                          console=("error", "assert"), csp=True)
+        yield page, errors
+
+
+def axe_violations(page: Any) -> list[str]:
+    """The serious and critical accessibility violations axe-core finds on the page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — "
+        + "; ".join(", ".join(n["target"]) for n in v["nodes"][:5])
+        for v in results.response["violations"]
+        if v["impact"] in BAD_IMPACTS
+    ]
+
+
+def screenshot_dir() -> Path:
+    """``$SQUARES_SCREENSHOTS`` (default ``build/screenshots``, which git ignores)."""
+    path = Path(os.environ.get("SQUARES_SCREENSHOTS") or "build/screenshots")
+    path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def screenshot(page: Any, where: Path | str) -> Path:
+    """A full-page screenshot at the path `where`, or, given a name, as
+    ``<name>-<width>x<height>.png`` in `screenshot_dir`; its path, printed."""
+    if isinstance(where, str):
+        size = page.viewport_size
+        where = screenshot_dir() / f"{where}-{size['width']}x{size['height']}.png"
+    page.screenshot(path=str(where), full_page=True)
+    print(f"screenshot: {where}")
+    return where

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 BOARD = "#board"
@@ -107,3 +108,10 @@ def play_until_over(page: Any, max_actions: int = 200) -> int:
             return n
         follow_hint(page, use_keyboard=n % 2 == 1)
     raise AssertionError(f"the game did not end within {max_actions} actions")
+
+
+def own(page: Any, game: dict[str, Any], seat: int = 1) -> None:
+    """Give this browser the game's token (as the play page keeps it, store.js)."""
+    page.goto("/how-to-play")
+    entry = {game["game_id"]: {"token": game["token"], "at": 1, "seat": seat}}
+    page.evaluate("v => localStorage.setItem('squares.tokens', v)", json.dumps(entry))

@@ -20,56 +20,30 @@ Screenshots of the computer's turn go to ``$SQUARES_SCREENSHOTS`` (default
 from __future__ import annotations
 
 import datetime
-import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LiveServer
+from .conftest import SIZES, LiveServer, browser_context, checked_page, screenshot
 from .helpers import BOARD, slot
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 WAIT_COMPUTER = "Wait for the computer's turn to end."
 SMALL = (7, 9)
 # Words that ask the player to go on: none may follow a move that ended the game.
 GO_ON = re.compile(r"press|Close another|Next stage|End turn|place one|Your turn", re.IGNORECASE)
 
 
-def screenshot(page: Any, name: str) -> Path:
-    out = Path(os.environ.get("SQUARES_SCREENSHOTS") or "build/screenshots")
-    out.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    path = out / f"{name}-{size['width']}x{size['height']}.png"
-    page.screenshot(path=str(path), full_page=True)
-    print(f"screenshot: {path}")
-    return path
-
-
 @pytest.fixture(params=sorted(SIZES))
 def page(request: Any, browser: Any, live_server: LiveServer) -> Iterator[Any]:
-    """A page at the size; the phone has touch. No page error, nothing from the network."""
-    width, height = SIZES[request.param]
-    phone = request.param == "phone"
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  base_url=live_server.base_url, bypass_csp=True,
-                                  has_touch=phone, is_mobile=phone)
-    context.set_default_timeout(20_000)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-    pg.route(lambda u: not u.startswith(live_server.base_url + "/"),
-             lambda route: (errors.append(f"external request: {route.request.url}"), route.abort()))
-    try:
+    """A checked page in a context of its own at the size; the phone has touch."""
+    with browser_context(browser, live_server.base_url, request.param) as context, \
+            checked_page(context, live_server.base_url) as pg:
         yield pg
-        assert errors == [], errors
-    finally:
-        context.close()
 
 
 def press(page: Any, selector: str) -> None:

@@ -21,24 +21,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LiveServer
+from .conftest import LiveServer, browser_context, watch_page
 from .helpers import BOARD, move_cursor_to, slot, start_game, version
 
 pytestmark = pytest.mark.e2e
-
-# Runs before any script of every document: each `securitypolicyviolation` event is
-# kept on the window and also logged, so the console listener sees it across
-# navigations.
-REPORT_VIOLATIONS = """
-window.__cspViolations = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  const v = { directive: e.violatedDirective, blocked: e.blockedURI,
-              source: e.sourceFile, line: e.lineNumber, sample: e.sample };
-  window.__cspViolations.push(v);
-  console.error("securitypolicyviolation " + JSON.stringify(v));
-});
-"""
-
 
 class Watch:
     """Console messages (errors and warnings), page errors, requests that leave the
@@ -47,19 +33,8 @@ class Watch:
     def __init__(self, page: Any, base_url: str) -> None:
         self.page = page
         self.messages: list[str] = []
-        page.add_init_script(REPORT_VIOLATIONS)
-        page.on("console", self._on_console)
-        page.on("pageerror", lambda exc: self.messages.append(f"page error: {exc}"))
-
-        def refuse(route: Any) -> None:
-            self.messages.append(f"external request: {route.request.url}")
-            route.abort()
-
-        page.route(lambda u: not u.startswith(base_url + "/"), refuse)
-
-    def _on_console(self, message: Any) -> None:
-        if message.type in ("error", "warning", "assert"):
-            self.messages.append(f"{message.type}: {message.text} @ {self.page.url}")
+        watch_page(page, base_url, self.messages, console=("error", "warning", "assert"),
+                   csp=True)
 
     def violations(self) -> list[Any]:
         return list(self.page.evaluate("window.__cspViolations || []"))
@@ -73,14 +48,9 @@ class Watch:
 @pytest.fixture
 def csp_page(browser: Any, live_server: LiveServer) -> Iterator[tuple[Any, Watch]]:
     """A fresh context with the page's CSP enforced, and its `Watch`."""
-    context = browser.new_context(viewport={"width": 1280, "height": 820},
-                                  base_url=live_server.base_url, bypass_csp=False)
-    context.set_default_timeout(20_000)
-    try:
+    with browser_context(browser, live_server.base_url, bypass_csp=False) as context:
         page = context.new_page()
         yield page, Watch(page, live_server.base_url)
-    finally:
-        context.close()
 
 
 def poll(page: Any, expression: str, arg: Any = None, timeout: float = 20.0) -> Any:

@@ -11,21 +11,23 @@ Screenshots of the 404 pages go to ``$SQUARES_SCREENSHOTS`` (default
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LiveServer
-from .test_csp import REPORT_VIOLATIONS
-from .test_look_and_a11y import axe_violations
+from .conftest import (
+    SIZES,
+    LiveServer,
+    axe_violations,
+    browser_context,
+    checked_page,
+    screenshot,
+)
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 UNKNOWN = "0123456789abcdef0123456789abcdef"
 PAGES = [  # (name, path, title)
     ("play", f"/play/{UNKNOWN}", "No such game"),
@@ -35,43 +37,19 @@ PAGES = [  # (name, path, title)
 ]
 
 
-def screenshot_dir() -> Path:
-    path = Path(os.environ.get("SQUARES_SCREENSHOTS") or "build/screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 @pytest.fixture(params=sorted(SIZES), scope="module")
 def sized(request: Any, browser: Any, live_server: LiveServer) -> Iterator[tuple[str, Any]]:
-    """A context of one size, the CSP enforced (``bypass_csp=False``)."""
-    width, height = SIZES[request.param]
-    phone = request.param == "phone"
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  base_url=live_server.base_url, bypass_csp=False,
-                                  has_touch=phone, is_mobile=phone)
-    context.set_default_timeout(20_000)
-    try:
+    """The conftest's contexts of each size, with the CSP enforced (``bypass_csp=False``)."""
+    with browser_context(browser, live_server.base_url, request.param,
+                         bypass_csp=False) as context:
         yield request.param, context
-    finally:
-        context.close()
 
 
 @pytest.fixture
 def page(sized: tuple[str, Any], live_server: LiveServer) -> Iterator[Any]:
-    """A page of the sized context that records CSP violations; no page error,
-    nothing from the network."""
-    pg = sized[1].new_page()
-    pg.add_init_script(REPORT_VIOLATIONS)
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-    pg.route(lambda u: not u.startswith(live_server.base_url + "/"),
-             lambda route: (errors.append(f"external request: {route.request.url}"),
-                            route.abort()))
-    try:
+    """A checked page of the sized context that records CSP violations."""
+    with checked_page(sized[1], live_server.base_url, csp=True) as pg:
         yield pg
-        assert errors == []
-    finally:
-        pg.close()
 
 
 def assert_error_page(page: Any, title: str) -> None:
@@ -101,9 +79,7 @@ def test_a_404_is_the_sites_own_page(page: Any, sized: tuple[str, Any], name: st
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.evaluate("window.__cspViolations") == []
     assert axe_violations(page) == []
-    shot = screenshot_dir() / f"error-{name}-{width}x{page.viewport_size['height']}.png"
-    page.screenshot(path=str(shot), full_page=True)
-    print(f"screenshot: {shot}")
+    screenshot(page, f"error-{name}")
 
 
 def test_an_unknown_game_with_a_long_id_fits_the_phone(page: Any,
@@ -116,12 +92,8 @@ def test_an_unknown_game_with_a_long_id_fits_the_phone(page: Any,
 
 
 def test_the_page_works_without_javascript(browser: Any, live_server: LiveServer) -> None:
-    width, height = SIZES["phone"]
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  base_url=live_server.base_url, java_script_enabled=False,
-                                  has_touch=True, is_mobile=True)
-    context.set_default_timeout(20_000)
-    try:
+    with browser_context(browser, live_server.base_url, "phone",
+                         java_script_enabled=False) as context:
         page = context.new_page()
         response = page.goto(f"/watch/{UNKNOWN}")
         assert response is not None and response.status == 404
@@ -129,5 +101,3 @@ def test_the_page_works_without_javascript(browser: Any, live_server: LiveServer
         page.locator("main .error-links a", has_text="Replays").click()
         page.wait_for_url("**/games")
         expect(page.locator("main h1")).to_have_text("Replays")
-    finally:
-        context.close()

@@ -32,11 +32,15 @@ from squares_testing.inprocess import asgi_server
 from tests.conftest import close_app
 from tests.databases import copy_sqlite
 
-from .conftest import LiveServer
+from .conftest import (
+    LiveServer,
+    axe_violations,
+    browser_context,
+    play_by_api,
+    screenshot,
+)
 from .test_csp import Watch
-from .test_look_and_a11y import axe_violations, screenshot_dir
 from .test_watch import one_action
-from .test_web_replay import play_by_api
 
 pytestmark = pytest.mark.e2e
 
@@ -102,15 +106,10 @@ def site(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Ite
 @pytest.fixture
 def browsing(browser: Any, site: Site) -> Iterator[tuple[Any, Watch]]:
     """A page on the site with its CSP enforced, and its `Watch`."""
-    context = browser.new_context(viewport={"width": 1280, "height": 820},
-                                  base_url=site.server.base_url, bypass_csp=False)
-    context.set_default_timeout(20_000)
-    try:
+    with browser_context(browser, site.server.base_url, bypass_csp=False) as context:
         page = context.new_page()
         page.add_init_script(VISIBILITY)
         yield page, Watch(page, site.server.base_url)
-    finally:
-        context.close()
 
 
 def row(page: Any, game_id: str) -> Any:
@@ -282,47 +281,39 @@ def test_the_list_is_accessible_fits_the_screen_and_is_photographed(
     site.new_game("Deniz", mode="two_players", second_name="Ece", seed=4)
     ranked = site.new_game("Umut", height=19, width=33, difficulty="hard")
     one_action(server, ranked["game_id"], ranked["token"])
-    phone = width < 600
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  base_url=server.base_url, bypass_csp=False,
-                                  has_touch=phone, is_mobile=phone)
-    context.set_default_timeout(20_000)
     try:
-        page = context.new_page()
-        watch = Watch(page, server.base_url)
-        polls: list[str] = []
-        page.on("request", lambda r: polls.append(r.url) if r.url.endswith("/live.json")
-                else None)
-        page.goto("/live")
-        expect(page.locator(ROWS)).to_have_count(4)
-        expect(page.locator("#live-news")).to_have_attribute("role", "status")
-        deadline = time.monotonic() + 10
-        while len(polls) < 3 and time.monotonic() < deadline:
-            page.wait_for_timeout(POLL_MS)
-        assert len(polls) >= 3
-        expect(page.locator("#live-news")).to_have_text("")  # polls are not news
-        assert page.evaluate("document.documentElement.scrollWidth") <= width
-        assert axe_violations(page) == []
-        out = screenshot_dir() / f"live-{width}x{height}.png"
-        page.screenshot(path=str(out), full_page=True)
-        print(f"screenshot: {out.resolve()}")
-        watch.assert_clean("/live")
+        with browser_context(browser, server.base_url, (width, height), bypass_csp=False) as context:
+            page = context.new_page()
+            watch = Watch(page, server.base_url)
+            polls: list[str] = []
+            page.on("request", lambda r: polls.append(r.url) if r.url.endswith("/live.json")
+                    else None)
+            page.goto("/live")
+            expect(page.locator(ROWS)).to_have_count(4)
+            expect(page.locator("#live-news")).to_have_attribute("role", "status")
+            deadline = time.monotonic() + 10
+            while len(polls) < 3 and time.monotonic() < deadline:
+                page.wait_for_timeout(POLL_MS)
+            assert len(polls) >= 3
+            expect(page.locator("#live-news")).to_have_text("")  # polls are not news
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            assert axe_violations(page) == []
+            screenshot(page, "live")
+            watch.assert_clean("/live")
     finally:
-        context.close()
         site.abandon_all()
 
 
 def test_the_page_without_javascript_is_the_list_when_loaded(browser: Any, site: Site) -> None:
     site.abandon_all()
     game = site.new_game("Ayla", seed=3)
-    context = browser.new_context(base_url=site.server.base_url, java_script_enabled=False)
     try:
-        page = context.new_page()
-        page.goto("/live")
-        expect(row(page, game["game_id"])).to_be_visible()
-        expect(row(page, game["game_id"]).locator(".length")).to_have_text("1 step · 1 round")
-        expect(page.locator("#live-empty")).to_be_hidden()
-        expect(page.locator("#live-note")).to_be_hidden()
+        with browser_context(browser, site.server.base_url, java_script_enabled=False) as context:
+            page = context.new_page()
+            page.goto("/live")
+            expect(row(page, game["game_id"])).to_be_visible()
+            expect(row(page, game["game_id"]).locator(".length")).to_have_text("1 step · 1 round")
+            expect(page.locator("#live-empty")).to_be_hidden()
+            expect(page.locator("#live-note")).to_be_hidden()
     finally:
-        context.close()
         site.abandon_all()

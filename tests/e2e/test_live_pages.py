@@ -23,12 +23,11 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LiveServer
+from .conftest import LiveServer, play_by_api
 from .helpers import BOARD
 from .test_csp import poll
 from .test_online import Browser, synced
 from .test_watch import one_action
-from .test_web_replay import play_by_api
 
 pytestmark = pytest.mark.e2e
 

@@ -10,33 +10,19 @@ Screenshots go to ``$SQUARES_SCREENSHOTS`` (default ``build/screenshots``) as
 
 from __future__ import annotations
 
-import json
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LiveServer
-from .test_web_replay import play_by_api
+from .conftest import LiveServer, play_by_api, screenshot
+from .helpers import own
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 NAME1 = "Alexandra Jones-Montgomery Wills"
 NAME2 = "Bartholomew Featherstonehaugh-Ri"
 assert len(NAME1) == 32 and len(NAME2) == 32
-
-
-def screenshot(page: Any, name: str) -> None:
-    out = Path(os.environ.get("SQUARES_SCREENSHOTS") or "build/screenshots")
-    out.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    path = out / f"names-{name}-{size['width']}x{size['height']}.png"
-    page.screenshot(path=str(path), full_page=True)
-    print(f"screenshot: {path}")
 
 
 @pytest.fixture(scope="module")
@@ -52,37 +38,10 @@ def games(live_server: LiveServer) -> dict[str, Any]:
     return {"vs_computer": vs, "two_players": two}
 
 
-@pytest.fixture(params=sorted(SIZES), scope="module")
-def sized(request: Any, browser: Any, live_server: LiveServer) -> Iterator[Any]:
-    width, height = SIZES[request.param]
-    phone = request.param == "phone"
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  base_url=live_server.base_url, bypass_csp=True,
-                                  has_touch=phone, is_mobile=phone)
-    context.set_default_timeout(20_000)
-    try:
-        yield context
-    finally:
-        context.close()
-
-
 @pytest.fixture
-def page(sized: Any, live_server: LiveServer) -> Iterator[Any]:
-    pg = sized.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-    try:
-        yield pg
-    finally:
-        pg.close()
-    assert errors == []
-
-
-def own(page: Any, game: dict[str, Any], seat: int = 1) -> None:
-    """Give this browser the game's token (as the play page keeps it, store.js)."""
-    page.goto("/how-to-play")
-    entry = {game["game_id"]: {"token": game["token"], "at": 1, "seat": seat}}
-    page.evaluate("v => localStorage.setItem('squares.tokens', v)", json.dumps(entry))
+def page(sized_page: Any) -> Any:
+    """A checked page of the module's context of each size (conftest's ``sized``)."""
+    return sized_page
 
 
 def boxes_apart(page: Any) -> None:
@@ -133,7 +92,7 @@ def test_play_page_with_long_names(page: Any, games: dict[str, Any], mode: str) 
         expect(page.locator("#status .who-2")).to_contain_text("(C)")
     no_overflow(page)
     boxes_apart(page)
-    screenshot(page, f"play-{mode}")
+    screenshot(page, f"names-play-{mode}")
 
 
 def test_watch_and_replay_with_long_names(page: Any, games: dict[str, Any]) -> None:
@@ -144,11 +103,11 @@ def test_watch_and_replay_with_long_names(page: Any, games: dict[str, Any]) -> N
     expect(page.locator(".replay-title .who-2")).to_have_attribute("title", NAME2)
     no_overflow(page)
     boxes_apart(page)
-    screenshot(page, "watch")
+    screenshot(page, "names-watch")
 
     page.goto(f"/games/{game_id}")
     expect(page.locator("#status [data-field=round]")).not_to_have_text("")
     names_whole(page, NAME2)
     no_overflow(page)
     boxes_apart(page)
-    screenshot(page, "replay")
+    screenshot(page, "names-replay")

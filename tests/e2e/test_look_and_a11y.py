@@ -10,26 +10,14 @@ nothing is loaded from the network.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import LiveServer
-from .test_web_replay import play_by_api
+from .conftest import SIZES, LiveServer, axe_violations, play_by_api, screenshot_dir, watch_page
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
-BAD_IMPACTS = {"serious", "critical"}
-
-
-def screenshot_dir() -> Path:
-    path = Path(os.environ.get("SQUARES_SCREENSHOTS") or "build/screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -50,32 +38,6 @@ def games(live_server: LiveServer) -> dict[str, Any]:
         "player_name": name, "mode": "online", "height": 7, "width": 9, "seed": 3})
         for name in ("Nil", "Ece"))
     return {"mid": mid, "done": done, "online": online, "invited": invited}
-
-
-@pytest.fixture(params=sorted(SIZES), scope="module")
-def sized(request: Any, browser: Any, live_server: LiveServer) -> Iterator[tuple[str, Any]]:
-    width, height = SIZES[request.param]
-    phone = request.param == "phone"
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  base_url=live_server.base_url, bypass_csp=True,
-                                  has_touch=phone, is_mobile=phone)
-    context.set_default_timeout(20_000)
-    try:
-        yield request.param, context
-    finally:
-        context.close()
-
-
-def axe_violations(page: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} — "
-        + "; ".join(", ".join(n["target"]) for n in v["nodes"][:5])
-        for v in results.response["violations"]
-        if v["impact"] in BAD_IMPACTS
-    ]
 
 
 def pages_of(games: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -102,9 +64,7 @@ def test_every_page_is_accessible_fits_the_screen_and_is_photographed(
     width, height = SIZES[size_name]
     page = context.new_page()
     errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.route(lambda u: not u.startswith(live_server.base_url + "/"),
-               lambda route: (errors.append(route.request.url), route.abort()))
+    watch_page(page, live_server.base_url, errors)
     # This browser holds the games' tokens, as if it had started them.
     page.goto("/how-to-play")
     held = {games[k]["game_id"]: {"token": games[k]["token"], "at": 1}
@@ -125,5 +85,6 @@ def test_every_page_is_accessible_fits_the_screen_and_is_photographed(
         problems += [f"{name}: {v}" for v in axe_violations(page)]
         page.screenshot(path=str(out / f"{name}-{width}x{height}.png"), full_page=True)
     print(f"screenshots: {out.resolve()}")
+    page.close()
     assert problems == []
     assert errors == []

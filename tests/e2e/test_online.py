@@ -26,9 +26,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LiveServer, screenshot
+from squares_testing.play import play_hints
+
+from .conftest import LiveServer, new_context, screenshot, watch_page
 from .helpers import BOARD, slot
-from .test_csp import REPORT_VIOLATIONS, poll
+from .test_csp import poll
 
 pytestmark = pytest.mark.e2e
 
@@ -48,27 +50,15 @@ class Browser:
         # `address`: the client address the server sees (the e2e server trusts one
         # proxy's X-Forwarded-For), so that each person counts as one viewer.
         headers = {"X-Forwarded-For": address} if address else {}
-        self.context = browser.new_context(viewport={"width": 1280, "height": 820},
-                                           base_url=live_server.base_url, bypass_csp=False,
-                                           extra_http_headers=headers)
-        self.context.set_default_timeout(20_000)
+        self.context = new_context(browser, live_server.base_url, bypass_csp=False,
+                                   extra_http_headers=headers)
         self.page = self.context.new_page()
         self.problems: list[str] = []
         self.live_requests: list[str] = []  # every request for a live feed
         self.posts: list[str] = []  # every POST the page sent
-        page = self.page
-        page.on("request", self._on_request)
-        page.add_init_script(REPORT_VIOLATIONS)
-        page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
-        if console_errors:
-            page.on("console", lambda m: self.problems.append(f"{m.type}: {m.text}")
-                    if m.type in ("error", "assert") else None)
-
-        def refuse(route: Any) -> None:
-            self.problems.append(f"external request: {route.request.url}")
-            route.abort()
-
-        page.route(lambda u: not u.startswith(live_server.base_url + "/"), refuse)
+        self.page.on("request", self._on_request)
+        watch_page(self.page, live_server.base_url, self.problems, csp=True,
+                   console=("error", "assert") if console_errors else ())
 
     def _on_request(self, request: Any) -> None:
         if request.method == "POST":
@@ -393,18 +383,7 @@ def test_the_play_page_applies_each_event_once_across_a_reconnect_and_a_gap(
         # Moves made elsewhere to the end: Ann's from another tab, Bob's.
         gap_reads: list[str] = []
         page.on("request", lambda r: gap_reads.append(r.url) if "/events?after=" in r.url else None)
-        for _ in range(60):
-            state = live_server.get_json(f"/api/games/{game_id}")["state"]
-            if state["over"]:
-                break
-            seat = state["turn"]
-            hint = live_server.get_json(f"/api/games/{game_id}/hint", tokens[seat])
-            body: dict[str, Any] = {"expected_version": state["version"]}
-            if hint["action"] == "line":
-                body.update(x=hint["x"], y=hint["y"])
-                live_server.post_json(f"/api/games/{game_id}/lines", body, tokens[seat])
-            else:
-                live_server.post_json(f"/api/games/{game_id}/advance", body, tokens[seat])
+        state = play_hints(live_server.send, game_id, tokens, max_steps=60)
         assert state["over"] and state["version"] > opened + 3
         synced(page, state["version"])
         # The made-up stream and the real one, resumed; none after game over.

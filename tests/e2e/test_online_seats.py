@@ -9,49 +9,32 @@ with touch; screenshots go to ``$SQUARES_SCREENSHOTS`` (default
 
 from __future__ import annotations
 
-import json
-import os
+import contextlib
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LiveServer
+from .conftest import SIZES, LiveServer, browser_context, screenshot, watch_page
+from .helpers import own
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
-
-
-def screenshot(page: Any, name: str) -> None:
-    out = Path(os.environ.get("SQUARES_SCREENSHOTS") or "build/screenshots")
-    out.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    path = out / f"online-{name}-{size['width']}x{size['height']}.png"
-    page.screenshot(path=str(path), full_page=True)
-    print(f"screenshot: {path}")
 
 
 class Sized:
-    """A browser context of one size (touch on the phone) and its page errors."""
+    """A browser context of one size (touch on the phone) and its pages' errors."""
 
-    def __init__(self, browser: Any, live_server: LiveServer, size: str):
-        width, height = SIZES[size]
-        phone = size == "phone"
-        self.context = browser.new_context(viewport={"width": width, "height": height},
-                                           base_url=live_server.base_url, bypass_csp=True,
-                                           has_touch=phone, is_mobile=phone)
-        self.context.set_default_timeout(20_000)
+    def __init__(self, context: Any, base_url: str):
+        self.context, self.base_url = context, base_url
         self.errors: list[str] = []
 
-    def page(self, token: dict[str, Any] | None = None) -> Any:
-        pg = self.context.new_page()
-        pg.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
-        if token is not None:
-            pg.goto("/how-to-play")
-            pg.evaluate("v => localStorage.setItem('squares.tokens', v)", json.dumps(token))
+    def page(self, game: dict[str, Any] | None = None, seat: int = 1) -> Any:
+        """A watched page; holding `game`'s token as `seat` when given."""
+        pg = watch_page(self.context.new_page(), self.base_url, self.errors)
+        if game is not None:
+            own(pg, game, seat)
         return pg
 
 
@@ -68,12 +51,12 @@ def test_online_seats_are_named_by_who_sees_them(browser: Any, live_server: Live
     created = live_server.post_json("/api/games", {"player_name": "Ann", "mode": "online",
                                                    "height": 9, "width": 13, "seed": 5})
     game_id = created["game_id"]
-    ann_token = {game_id: {"token": created["token"], "at": 1, "seat": 1}}
-    sized = {size: Sized(browser, live_server, size) for size in sorted(SIZES)}
-    try:
+    with contextlib.ExitStack() as stack:
+        sized = {size: Sized(stack.enter_context(browser_context(
+            browser, live_server.base_url, size)), live_server.base_url) for size in sorted(SIZES)}
         # Before Bob joins: Ann's page and a spectator's.
         for ctx in sized.values():
-            ann = ctx.page(ann_token)
+            ann = ctx.page(created, seat=1)
             ann.goto(f"/play/{game_id}")
             expect(ann.locator("#invite")).to_be_visible()
             expect(ann.locator("#status [data-field=name1]")).to_have_text("Ann")
@@ -81,7 +64,7 @@ def test_online_seats_are_named_by_who_sees_them(browser: Any, live_server: Live
             expect(ann.locator("#status [data-field=name2]")).to_have_text("Waiting for a friend")
             expect(ann.locator("#st-score-label1")).to_have_text("Your score")
             status_clean(ann)
-            screenshot(ann, "ann-waiting")
+            screenshot(ann, "online-ann-waiting")
             ann.close()
 
             watcher = ctx.page()
@@ -91,16 +74,16 @@ def test_online_seats_are_named_by_who_sees_them(browser: Any, live_server: Live
             expect(watcher.locator("#status")).not_to_contain_text("you")
             status_clean(watcher)
             expect(watcher.locator("#st-score-label1")).to_have_text("Ann's score")
-            screenshot(watcher, "watch-waiting")
+            screenshot(watcher, "online-watch-waiting")
             watcher.close()
 
         code = created["invite"]["code"]
         claimed = live_server.post_json(f"/api/games/{game_id}/claim", {"code": code, "name": "Bob"})
         assert claimed["seat"] == 2
-        bob_token = {game_id: {"token": claimed["token"], "at": 1, "seat": 2}}
+        bob_seat = {"game_id": game_id, "token": claimed["token"]}
 
         for ctx in sized.values():
-            ann = ctx.page(ann_token)
+            ann = ctx.page(created, seat=1)
             ann.goto(f"/play/{game_id}")
             expect(ann.locator("#status [data-field=name2]")).to_have_text("Bob")
             expect(ann.locator("#status .who-1")).to_contain_text("(you)")
@@ -108,9 +91,9 @@ def test_online_seats_are_named_by_who_sees_them(browser: Any, live_server: Live
             expect(ann.locator("#st-score-label1")).to_have_text("Your score")
             expect(ann.locator("#st-score-label2")).to_have_text("Bob's score")
             status_clean(ann)
-            screenshot(ann, "ann")
+            screenshot(ann, "online-ann")
 
-            bob = ctx.page(bob_token)
+            bob = ctx.page(bob_seat, seat=2)
             bob.goto(f"/play/{game_id}")
             expect(bob.locator("#status [data-field=name2]")).to_have_text("Bob")
             expect(bob.locator("#status .who-2")).to_contain_text("(you)")
@@ -118,7 +101,7 @@ def test_online_seats_are_named_by_who_sees_them(browser: Any, live_server: Live
             expect(bob.locator("#st-score-label2")).to_have_text("Your score")
             expect(bob.locator("#st-score-label1")).to_have_text("Ann's score")
             status_clean(bob)
-            screenshot(bob, "bob")
+            screenshot(bob, "online-bob")
 
             watcher = ctx.page()
             watcher.goto(f"/watch/{game_id}")
@@ -126,10 +109,7 @@ def test_online_seats_are_named_by_who_sees_them(browser: Any, live_server: Live
             expect(watcher.locator("#st-score-label2")).to_have_text("Bob's score")
             expect(watcher.locator("#status")).not_to_contain_text(re.compile(r"\byou\b", re.I))
             status_clean(watcher)
-            screenshot(watcher, "watch")
+            screenshot(watcher, "online-watch")
             for pg in (ann, bob, watcher):
                 pg.close()
             assert ctx.errors == []
-    finally:
-        for ctx in sized.values():
-            ctx.context.close()

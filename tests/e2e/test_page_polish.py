@@ -14,33 +14,18 @@ Screenshots of the pages go to ``$SQUARES_SCREENSHOTS`` (default
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LiveServer
-from .test_look_and_a11y import axe_violations
+from .conftest import LiveServer, axe_violations, play_by_api, screenshot
 from .test_watch import one_action
-from .test_web_replay import play_by_api
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 FEED_MAX = 200  # watch.js: the captions kept on the page
 GAP_MAX = 24  # px between two blocks of a page, at most
-
-
-def screenshot(page: Any, name: str) -> None:
-    out = Path(os.environ.get("SQUARES_SCREENSHOTS") or "build/screenshots")
-    out.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    path = out / f"polish-{name}-{size['width']}x{size['height']}.png"
-    page.screenshot(path=str(path), full_page=True)
-    print(f"screenshot: {path}")
 
 
 @pytest.fixture(scope="module")
@@ -57,34 +42,10 @@ def games(live_server: LiveServer) -> dict[str, Any]:
     return {"mid": mid, "done": done}
 
 
-@pytest.fixture(params=sorted(SIZES), scope="module")
-def sized(request: Any, browser: Any, live_server: LiveServer) -> Iterator[tuple[str, Any]]:
-    width, height = SIZES[request.param]
-    phone = request.param == "phone"
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  base_url=live_server.base_url, bypass_csp=True,
-                                  has_touch=phone, is_mobile=phone)
-    context.set_default_timeout(20_000)
-    try:
-        yield request.param, context
-    finally:
-        context.close()
-
-
 @pytest.fixture
-def page(sized: tuple[str, Any], live_server: LiveServer) -> Iterator[Any]:
-    """A page of the sized context; no page error, nothing from the network."""
-    pg = sized[1].new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-    pg.route(lambda u: not u.startswith(live_server.base_url + "/"),
-             lambda route: (errors.append(f"external request: {route.request.url}"),
-                            route.abort()))
-    try:
-        yield pg
-        assert errors == []
-    finally:
-        pg.close()
+def page(sized_page: Any) -> Any:
+    """A checked page of the module's context of each size (conftest's ``sized``)."""
+    return sized_page
 
 
 def is_phone(page: Any) -> bool:
@@ -156,7 +117,7 @@ def test_watch_opened_mid_game_lists_the_moves_so_far_without_a_gap(
     expect(page.locator("#feed li")).to_have_count(0)
     feed = box(page, "#feed-box")
     assert feed["height"] > 150, feed  # a list to read, not an empty heading
-    screenshot(page, "watch")
+    screenshot(page, "polish-watch")
 
     # No empty gap: the board, its notes and the moves follow one another, and so do
     # the panel's parts (an empty message takes no room); on a phone the panel
@@ -222,7 +183,7 @@ def test_high_scores_are_compact_and_the_size_filter_applies_on_change(
     page.goto(f"/highscores?game={games['done']['game_id']}")
     rows = page.locator("#highscores-table tbody tr")
     assert rows.count() >= 2
-    screenshot(page, "highscores")
+    screenshot(page, "polish-highscores")
     # Each entry: its cells each on one line, in at most two rows.
     shapes = page.evaluate(
         "() => { const lines = " + LINES + """;
@@ -261,7 +222,7 @@ def test_high_scores_are_compact_and_the_size_filter_applies_on_change(
 
 def test_the_games_table_has_room_for_its_columns(page: Any, games: dict[str, Any]) -> None:
     page.goto("/games")
-    screenshot(page, "games")
+    screenshot(page, "polish-games")
     table = box(page, "#games-table")
     if not is_phone(page):
         assert table["width"] > 60 * 16 + 40, table  # wider than the old 60rem column
@@ -285,7 +246,7 @@ def test_the_games_table_has_room_for_its_columns(page: Any, games: dict[str, An
 
 def test_how_to_play_has_no_empty_left_column(page: Any) -> None:
     page.goto("/how-to-play")
-    screenshot(page, "how-to-play")
+    screenshot(page, "polish-how-to-play")
     # In every section the content (after its heading) starts at the section's left
     # edge: no section leaves its first column empty.
     offsets = page.evaluate(
@@ -306,7 +267,7 @@ def test_how_to_play_has_no_empty_left_column(page: Any) -> None:
 def test_replay_move_links_are_tap_targets(page: Any, games: dict[str, Any]) -> None:
     page.goto(f"/games/{games['mid']['game_id']}")
     page.wait_for_selector("#moves a[aria-current]")
-    screenshot(page, "replay")
+    screenshot(page, "polish-replay")
     heights = page.evaluate(
         "() => [...document.querySelectorAll('#moves a.move')].map((a) => a.getBoundingClientRect().height)")
     assert len(heights) > 40

@@ -16,16 +16,15 @@ Screenshots go to ``$SQUARES_SCREENSHOTS`` (default ``build/screenshots``) as
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LiveServer
-from .helpers import BOARD, slot, wait_for_new_version
-from .test_computer_turn_panel import screenshot
-from .test_long_names import own
+from .conftest import LiveServer, browser_context, screenshot, watch_page
+from .helpers import BOARD, own, slot, wait_for_new_version
 
 pytestmark = pytest.mark.e2e
 
@@ -67,28 +66,14 @@ FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimatio
 @pytest.fixture
 def open_page(browser: Any, live_server: LiveServer) -> Iterator[Callable[[tuple[int, int]], Any]]:
     """Pages of a given size (touch below 600 px); no page error, nothing from the network."""
-    contexts: list[Any] = []
     errors: list[str] = []
+    with contextlib.ExitStack() as contexts:
+        def make(size: tuple[int, int]) -> Any:
+            context = contexts.enter_context(browser_context(browser, live_server.base_url,
+                                                             size))
+            return watch_page(context.new_page(), live_server.base_url, errors)
 
-    def make(size: tuple[int, int]) -> Any:
-        phone = size[0] < 600
-        context = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                      base_url=live_server.base_url, bypass_csp=True,
-                                      has_touch=phone, is_mobile=phone)
-        context.set_default_timeout(20_000)
-        contexts.append(context)
-        pg = context.new_page()
-        pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-        pg.route(lambda u: not u.startswith(live_server.base_url + "/"),
-                 lambda route: (errors.append(f"external request: {route.request.url}"),
-                                route.abort()))
-        return pg
-
-    try:
         yield make
-    finally:
-        for context in contexts:
-            context.close()
     assert errors == []
 
 

@@ -19,10 +19,9 @@ from service.domain.rules import decide, legal_actions
 from service.domain.start import start_game
 from service.domain.state import apply_all, fold
 
-from .conftest import LiveServer, screenshot
+from .conftest import LiveServer, browser_context, checked_page, play_by_api, screenshot
 from .helpers import BOARD, slot, stage, version, wait_for_new_version
 from .helpers import start_game as start_on_page
-from .test_web_replay import play_by_api
 
 pytestmark = pytest.mark.e2e
 
@@ -186,15 +185,12 @@ def test_every_game_has_a_url_and_starting_one_never_loses_another(
     page.wait_for_url("**/games**")
 
     # Another browser (no token) sees the game read-only.
-    other = browser.new_context(base_url=live_server.base_url, bypass_csp=True)
-    try:
+    with browser_context(browser, live_server.base_url) as other:
         watcher = other.new_page()
         watcher.goto(f"/play/{first}")
         expect(watcher.locator("#message")).to_have_attribute("data-code", "watching")
         expect(watcher.locator("#advance-btn")).to_be_disabled()
         expect(watcher.locator("#prompt")).to_contain_text("is to move")
-    finally:
-        other.close()
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(live_server.base_url + "/play/no-such-game", timeout=30)
     assert refused.value.code == 404
@@ -220,18 +216,9 @@ def test_axis_labels_match_the_coordinates_of_hints(page: Any, live_server: Live
 
 @pytest.fixture
 def phone(browser: Any, live_server: LiveServer) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                                  is_mobile=True, base_url=live_server.base_url,
-                                  bypass_csp=True)
-    context.set_default_timeout(20_000)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
+    with browser_context(browser, live_server.base_url, "phone") as context, \
+            checked_page(context, live_server.base_url) as pg:
         yield pg
-        assert errors == []
-    finally:
-        context.close()
 
 
 def test_a_whole_turn_by_taps_on_a_phone_with_the_board_on_screen(

@@ -14,7 +14,7 @@ from service.services import Services
 from service.store import events_table, games_table, utcnow
 
 from .conftest import LiveServer
-from .test_watch import new_game, watcher  # noqa: F401 - the fixture
+from .test_watch import new_game
 
 pytestmark = pytest.mark.e2e
 
@@ -35,7 +35,7 @@ def _abandon(live_server: LiveServer, game_id: str) -> None:
 
 
 def test_a_watched_game_that_is_abandoned_ends_without_a_result(
-    watcher: tuple[Any, list[str]], live_server: LiveServer  # noqa: F811
+    watcher: tuple[Any, list[str]], live_server: LiveServer
 ) -> None:
     page, errors = watcher
     created = new_game(live_server, "Selin", seed=31)

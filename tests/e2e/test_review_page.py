@@ -19,9 +19,8 @@ from service.domain.ai.compact import Board
 from service.domain.ai.stage1 import Stats, best_points
 from service.services import Services
 
-from .conftest import LiveServer, screenshot
+from .conftest import LiveServer, play_by_api, screenshot
 from .helpers import BOARD
-from .test_web_replay import play_by_api
 
 pytestmark = pytest.mark.e2e
 

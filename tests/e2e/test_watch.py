@@ -5,48 +5,15 @@ pages' Content-Security-Policy enforced (so no `wait_for_function`: it needs eva
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LiveServer
-from .test_web_replay import play_by_api
+from .conftest import LiveServer, play_by_api
 
 pytestmark = pytest.mark.e2e
 
-REPORT_VIOLATIONS = """
-window.__cspViolations = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__cspViolations.push({ directive: e.violatedDirective, blocked: e.blockedURI });
-});
-"""
-
-
-@pytest.fixture
-def watcher(browser: Any, live_server: LiveServer) -> Iterator[tuple[Any, list[str]]]:
-    """A page with the CSP enforced, and the errors it reports (console, page errors,
-    requests that leave the app)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 820},
-                                  base_url=live_server.base_url, bypass_csp=False)
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.add_init_script(REPORT_VIOLATIONS)
-    page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-    page.on("console", lambda m: errors.append(f"{m.type}: {m.text}")
-            if m.type in ("error", "assert") else None)
-
-    def refuse(route: Any) -> None:
-        errors.append(f"external request: {route.request.url}")
-        route.abort()
-
-    page.route(lambda u: not u.startswith(live_server.base_url + "/"), refuse)
-    try:
-        yield page, errors
-    finally:
-        context.close()
 
 
 def new_game(live_server: LiveServer, name: str, seed: int | None) -> dict[str, Any]:

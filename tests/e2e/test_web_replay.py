@@ -8,26 +8,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LiveServer, screenshot
+from .conftest import LiveServer, play_by_api, screenshot
 from .helpers import BOARD
 
 pytestmark = pytest.mark.e2e
-
-
-def play_by_api(live_server: LiveServer, game_id: str, token: str, rounds: int) -> None:
-    """Human actions chosen by the hint endpoint (the computer answers) until round
-    `rounds` begins or the game ends."""
-    for _ in range(300):
-        state = live_server.get_json(f"/api/games/{game_id}")["state"]
-        if state["over"] or state["round"] > rounds:
-            return
-        hint = live_server.get_json(f"/api/games/{game_id}/hint", token)
-        body: dict[str, Any] = {"expected_version": state["version"]}
-        if hint["action"] == "line":
-            body.update(x=hint["x"], y=hint["y"])
-            live_server.post_json(f"/api/games/{game_id}/lines", body, token)
-        else:
-            live_server.post_json(f"/api/games/{game_id}/advance", body, token)
 
 
 @pytest.fixture

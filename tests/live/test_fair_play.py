@@ -16,6 +16,7 @@ from service.domain.replay_check import replay_check
 from service.domain.rules import decide
 from service.domain.seeds import SeedUnknown, commitment
 from service.domain.state import fold
+from squares_testing.play import flask_send, play_hints
 
 from .conftest import Live
 from .sse import SseClient
@@ -114,13 +115,7 @@ def test_RULES_I5_an_ended_ranked_game_reveals_the_committed_seed(live: Live) ->
     created = client.post("/api/games", json={"player_name": "Ada", "difficulty": "easy",
                                               "height": 7, "width": 7}).get_json()
     game_id, token = created["game_id"], created["token"]
-    state = created["state"]
-    while not state["over"]:
-        hint = client.get(f"/api/games/{game_id}/hint").get_json()
-        body = {"x": hint["x"], "y": hint["y"]} if hint["action"] == "line" else None
-        path = "lines" if body else "advance"
-        state = client.post(f"/api/games/{game_id}/{path}", headers=_bearer(token),
-                            json=body).get_json()["state"]
+    state = play_hints(flask_send(client), game_id, token, created["state"])
     raw = client.get(f"/api/games/{game_id}/events").get_json()["events"]
     types = [e["type"] for e in raw]
     assert types[-3:] == ["game_over", "seed_revealed", "high_scores_entered"]

@@ -11,10 +11,9 @@ from service.domain.ai import strategy_for
 from service.domain.board import geometry
 from service.domain.commands import NewGame, PlaceLine
 from service.domain.events import Point
-from service.domain.players import play_turn
 from service.domain.rules import decide, legal_actions, regular_squares
-from service.domain.start import start_game
-from service.domain.state import GameState, apply_all, fold
+from service.domain.state import GameState, apply_all
+from squares_testing.play import turn_starts
 
 from .helpers import position
 
@@ -50,15 +49,10 @@ def game_positions(
 ) -> list[GameState]:
     """The state at the start of every turn (a computer stage 1) of seeded
     computer-vs-computer games."""
-    found = []
-    for seed in seeds:
-        command = NewGame(seed=seed, player_name="t", difficulty=level,
-                          mode="computer_vs_computer", height=size[0], width=size[1])
-        state = fold(start_game(command))
-        while not state.over:
-            found.append(state)
-            state = apply_all(state, play_turn(state, strategy_for(level)))
-    return found
+    return [state for seed in seeds
+            for state in turn_starts(NewGame(seed=seed, player_name="t", difficulty=level,
+                                             mode="computer_vs_computer", height=size[0],
+                                             width=size[1]), strategy_for(level))]
 
 
 def play_stage1(state: GameState, level: str) -> tuple[GameState, list]:

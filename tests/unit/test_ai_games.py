@@ -8,13 +8,10 @@ import statistics
 
 import pytest
 
-from service.domain.ai import strategy_for
 from service.domain.commands import NewGame
 from service.domain.events import LinePlaced, MoveExplained, StageAdvanced
-from service.domain.players import play_turn
 from service.domain.replay_check import replay_check
-from service.domain.start import start_game
-from service.domain.state import apply_all, fold
+from squares_testing.play import own_level, play_out
 
 from .ai_support import game_positions, play_stage1
 
@@ -24,13 +21,7 @@ LEVELS = ("easy", "moderate", "hard", "expert")
 def play_game(seed: int, first: str, second: str, size=(9, 13)):
     command = NewGame(seed=seed, player_name="t", difficulty=first, second_level=second,
                       mode="computer_vs_computer", height=size[0], width=size[1])
-    events = start_game(command)
-    state = fold(events)
-    while not state.over:
-        turn = play_turn(state, strategy_for(state.seat_info(state.turn).level))
-        events += turn
-        state = apply_all(state, turn)
-    return events, state
+    return play_out(command, own_level)
 
 
 @pytest.mark.parametrize("first,second", list(itertools.product(LEVELS, LEVELS)))

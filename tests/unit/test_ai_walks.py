@@ -16,6 +16,7 @@ from service.domain.players import play_turn
 from service.domain.rules import decide
 from service.domain.start import start_game
 from service.domain.state import GameState, apply_all, fold
+from squares_testing.play import play_out
 
 from .ai_support import game_positions, random_open_position
 
@@ -111,14 +112,13 @@ def test_rule_A1_the_walk_does_not_continue_from_the_second_box_of_a_line():
 
 
 def test_rule_A1_computer_vs_computer_hard_seed_4_replays_its_walks():
-    events = start_game(NewGame(seed=4, player_name="t", difficulty="hard",
-                                second_level="hard", mode="computer_vs_computer",
-                                height=9, width=11))
-    state = fold(events)
-    turns = 0
-    while not state.over:
-        turn = play_turn(state, strategy_for("hard"))
+    turns: list[list] = []
+
+    def check(state: GameState, turn: list) -> None:
         check_stage1_turn(state, turn)
-        state = apply_all(state, turn)
-        turns += 1
-    assert turns >= 3
+        turns.append(turn)
+
+    play_out(NewGame(seed=4, player_name="t", difficulty="hard", second_level="hard",
+                     mode="computer_vs_computer", height=9, width=11),
+             strategy_for("hard"), on_turn=check)
+    assert len(turns) >= 3

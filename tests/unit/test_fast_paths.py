@@ -16,10 +16,8 @@ from service.domain.ai.compact import Board, tables
 from service.domain.board import geometry
 from service.domain.commands import NewGame
 from service.domain.events import event_to_json
-from service.domain.players import play_turn
 from service.domain.random_lines import EDITIONS, piece_sizes
-from service.domain.start import start_game, start_state
-from service.domain.state import apply_all
+from squares_testing.play import play_out
 
 
 def _reference_insert_pieces(board: Board, rng: random.Random) -> None:
@@ -59,13 +57,7 @@ def _events_of_games(count: int):
         mode = ("vs_computer", "computer_vs_computer")[seed % 2]
         command = NewGame(seed=seed, player_name="Ada", difficulty=level, mode=mode,
                           height=7, width=9, ranked=True)
-        events, state = start_game(command), start_state(command)
-        strategy = strategy_for(level)
-        while not state.over:
-            turn = play_turn(state, strategy)
-            events.extend(turn)
-            state = apply_all(state, turn)
-        yield from events
+        yield from play_out(command, strategy_for(level))[0]
 
 
 def _jsonable(value: Any) -> Any:

@@ -44,6 +44,7 @@ from service.domain.review.search import best_stage1
 from service.domain.rules import decide
 from service.domain.start import start_game, start_state
 from service.domain.state import GameState, apply, apply_all, fold
+from squares_testing.play import play_out
 from tests.factories import build_stream
 
 from .helpers import Game
@@ -63,13 +64,7 @@ def cvc_game(size: tuple[int, int], seed: int, level: str = "easy") -> tuple[Eve
     """A finished computer-vs-computer game."""
     command = NewGame(seed=seed, player_name="t", difficulty=level, second_level=level,
                       mode="computer_vs_computer", height=size[0], width=size[1])
-    events = start_game(command)
-    state = start_state(command, events)
-    while not state.over:
-        new = play_turn(state, ai.strategy_for(level))
-        events += new
-        state = apply_all(state, new)
-    return tuple(events)
+    return tuple(play_out(command, ai.strategy_for(level))[0])
 
 
 def ending_stage(events: Sequence[Event]) -> int:

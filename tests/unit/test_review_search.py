@@ -20,11 +20,10 @@ from service.domain.ai.compact import Board, chain_of
 from service.domain.board import geometry
 from service.domain.commands import NewGame, PlaceLine, RuleViolation
 from service.domain.events import LinePlaced, Point
-from service.domain.players import play_turn
 from service.domain.review.search import Best, best_stage1, least_giving
 from service.domain.rules import decide
-from service.domain.start import start_game
-from service.domain.state import GameState, apply_all, fold
+from service.domain.state import GameState, apply_all
+from squares_testing.play import turn_starts
 
 from .helpers import position
 
@@ -123,12 +122,7 @@ def game_starts(size: Size, seed: int, level: str) -> tuple[GameState, ...]:
     """The state at the start of every turn of a computer-vs-computer game."""
     command = NewGame(seed=seed, player_name="t", difficulty=level, second_level=level,
                       mode="computer_vs_computer", height=size[0], width=size[1])
-    state = fold(start_game(command))
-    found = []
-    while not state.over:
-        found.append(state)
-        state = apply_all(state, play_turn(state, ai.strategy_for(level)))
-    return tuple(found)
+    return tuple(turn_starts(command, ai.strategy_for(level)))
 
 
 def all_game_starts() -> list[GameState]:

@@ -16,23 +16,18 @@ from service.domain.events import (
     Seat,
     SeedRevealed,
 )
-from service.domain.players import Greedy, play_turn
+from service.domain.players import Greedy
 from service.domain.rules import high_score_entries
-from service.domain.start import start_game, start_state
-from service.domain.state import SEAT2, CorruptStream, apply_all, fold
+from service.domain.start import start_game
+from service.domain.state import SEAT2, CorruptStream, fold
+from squares_testing.play import play_out
 
 from .helpers import Game
 
 
 def _finish(command: NewGame) -> list:
     """The events of a ranked game of `command` played to its end by `Greedy`."""
-    command = dataclasses.replace(command, ranked=True)
-    events, state = start_game(command), start_state(command)
-    while not state.over:
-        turn = play_turn(state, Greedy())
-        events = events + turn
-        state = apply_all(state, turn)
-    return events
+    return play_out(dataclasses.replace(command, ranked=True), Greedy())[0]
 
 
 def _greedy_game(**kwargs) -> list:

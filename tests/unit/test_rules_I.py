@@ -8,10 +8,11 @@ from service.domain import seeds as seeds_module
 from service.domain.board import geometry
 from service.domain.commands import Advance, NewGame, RuleViolation
 from service.domain.events import GameCreated, PieceInserted
-from service.domain.players import Greedy, play_turn
+from service.domain.players import Greedy
 from service.domain.rules import decide
 from service.domain.start import start_game
-from service.domain.state import EMPTY, SEAT1, SYSTEM, apply_all, fold
+from service.domain.state import EMPTY, SEAT1, SYSTEM, fold
+from squares_testing.play import play_out
 
 
 def _start(seed=5, **kwargs):
@@ -126,13 +127,8 @@ def test_rule_I5_the_same_seed_gives_the_same_initial_lines():
 
 
 def _whole_game(seed: int) -> list:
-    events = start_game(NewGame(seed=seed, player_name="x", mode="computer_vs_computer"))
-    state = fold(events)
-    while not state.over:
-        turn = play_turn(state, Greedy())
-        events += turn
-        state = apply_all(state, turn)
-    return events
+    return play_out(NewGame(seed=seed, player_name="x", mode="computer_vs_computer"),
+                    Greedy())[0]
 
 
 def test_rule_I5_the_stream_holds_every_random_outcome_and_fold_never_draws_randoms(

@@ -22,24 +22,19 @@ from service.domain.events import (
     event_from_dict,
     event_to_json,
 )
-from service.domain.players import Greedy, play_turn
+from service.domain.players import Greedy
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide
-from service.domain.start import start_game, start_state
-from service.domain.state import CorruptStream, apply, apply_all, fold
+from service.domain.start import start_game
+from service.domain.state import CorruptStream, apply, fold
+from squares_testing.play import play_out
 
 from .helpers import Game
 
 
 def _greedy_game(seed: int, **kwargs) -> list[Event]:
     """A ranked game played to its end (its seed revealed in its last events)."""
-    command = NewGame(seed=seed, player_name="Ada", ranked=True, **kwargs)
-    events, state = start_game(command), start_state(command)
-    while not state.over:
-        turn = play_turn(state, Greedy())
-        events += turn
-        state = apply_all(state, turn)
-    return events
+    return play_out(NewGame(seed=seed, player_name="Ada", ranked=True, **kwargs), Greedy())[0]
 
 
 SEED = "17"  # the secret of `whole_game`: checking a prefix needs it (as `verify` has it)

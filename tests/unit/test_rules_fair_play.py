@@ -17,8 +17,9 @@ from service.domain.players import Greedy, play_turn
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide, high_score_entries
 from service.domain.seeds import SeedUnknown, commitment, new_seed
-from service.domain.start import start_game, start_state
+from service.domain.start import start_game
 from service.domain.state import CorruptStream, apply_all, fold
+from squares_testing.play import play_out
 
 
 def _online(seed: object, **kwargs: object) -> NewGame:
@@ -49,10 +50,7 @@ def test_RULES_I5_without_the_secret_no_random_decision_can_be_made() -> None:
 
 def test_RULES_I5_the_seed_is_revealed_once_when_the_game_ends_and_must_match() -> None:
     command = NewGame(seed="s3cret", player_name="Ada", height=7, width=9, ranked=True)
-    events, state = start_game(command), start_state(command)
-    while not state.over:
-        turn = play_turn(state, Greedy())
-        events, state = events + turn, apply_all(state, turn)
+    events, _state = play_out(command, Greedy())
     assert SeedRevealed("s3cret") in events
     assert fold(events).public_seed == "s3cret"
     at = events.index(SeedRevealed("s3cret"))
@@ -66,9 +64,7 @@ def test_RULES_a_chosen_seed_makes_a_practice_game_public_and_unranked() -> None
     command = NewGame(seed=42, player_name="Ada", height=7, width=9)
     (created,) = start_game(command)
     assert created.seed == "42" and not created.ranked
-    state = start_state(command)
-    while not state.over:
-        state = apply_all(state, play_turn(state, Greedy()))
+    _events, state = play_out(command, Greedy())
     assert high_score_entries(state) == ()  # never in the high score table
 
 

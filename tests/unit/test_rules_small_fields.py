@@ -13,7 +13,6 @@ import json
 
 import pytest
 
-from service.domain import ai
 from service.domain.board import geometry
 from service.domain.commands import Advance, NewGame, PlaceLine
 from service.domain.events import (
@@ -23,12 +22,12 @@ from service.domain.events import (
     event_from_dict,
     event_to_json,
 )
-from service.domain.players import play_turn
 from service.domain.random_lines import RULES_EDITION, piece_sizes
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide
 from service.domain.start import start_game
 from service.domain.state import CorruptStream, apply_all, fold
+from squares_testing.play import play_out
 
 LEVELS = ("easy", "moderate", "hard")
 
@@ -41,13 +40,7 @@ def _new(seed: int, size: tuple[int, int] = (7, 9), **kwargs: object) -> NewGame
 
 
 def _play(command: NewGame) -> list:
-    events = start_game(command)
-    state = fold(events)
-    while not state.over:
-        turn = play_turn(state, ai.strategy_for(state.seat_info(state.turn).level or "easy"))
-        events += turn
-        state = apply_all(state, turn)
-    return events
+    return play_out(command)[0]  # each seat at its own level
 
 
 @pytest.mark.parametrize("size, sizes", [

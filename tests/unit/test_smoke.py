@@ -1,15 +1,11 @@
 from service.domain.commands import NewGame
-from service.domain.players import Greedy, play_turn
-from service.domain.start import start_game
-from service.domain.state import apply_all, fold
+from service.domain.players import Greedy
+from service.domain.state import fold
+from squares_testing.play import play_out
 
 
 def test_a_whole_game_between_two_greedy_computers_ends():
-    events = start_game(NewGame(seed=7, player_name="x", mode="computer_vs_computer"))
-    state = fold(events)
-    while not state.over:
-        turn = play_turn(state, Greedy())
-        events += turn
-        state = apply_all(state, turn)
+    events, state = play_out(NewGame(seed=7, player_name="x", mode="computer_vs_computer"),
+                             Greedy())
     assert state.empty_slots == 0
     assert fold(events) == state
