@@ -21,11 +21,15 @@ that Alembic migrated once per session (a copied SQLite file /
 
 The app: ``app`` is the real application (API and pages) on a fresh migrated SQLite
 file, ``client`` its test client, ``runner`` the ``squares`` CLI (click's CliRunner)
-on the app's database.
+on the app's database, ``services`` the app's service layer (`services_of`). A suite
+whose tests have no app gives ``services`` on its own database: the storage suite
+over its ``store``, the CLI suite with `services_on` (a service layer of its own on a
+URL, disposed at exit).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -37,6 +41,7 @@ from click.testing import CliRunner, Result
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.services import Services
 from service.store import migrate
 from tests.databases import (
     BACKENDS,
@@ -139,7 +144,23 @@ def make_app(url: str) -> Flask:
 def close_app(app: Flask) -> None:
     """Stop the app's live-feed threads and dispose of its database engine."""
     app.extensions["squares_live"].close()
-    app.extensions["squares"].store.dispose()
+    services_of(app).store.dispose()
+
+
+def services_of(app: Flask) -> Services:
+    """The service layer the app serves with."""
+    services: Services = app.extensions["squares"]
+    return services
+
+
+@contextlib.contextmanager
+def services_on(url: str) -> Iterator[Services]:
+    """A service layer of its own on `url` (whose schema must exist), disposed at exit."""
+    services = Services.from_url(url)
+    try:
+        yield services
+    finally:
+        services.store.dispose()
 
 
 class SquaresRunner:
@@ -178,3 +199,8 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def runner(app: Flask) -> SquaresRunner:
     return SquaresRunner(app.config["DATABASE_URL"])
+
+
+@pytest.fixture
+def services(app: Flask) -> Services:
+    return services_of(app)

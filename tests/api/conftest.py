@@ -1,7 +1,7 @@
 """Fixtures for the JSON API suite: the real app (API + pages) on a fresh database.
 
-``app``/``client`` (from ``tests/conftest.py``) run on a fresh migrated SQLite file
-per test. ``any_app``/``any_client`` run on every backend of the root
+``app``/``client``/``services`` (from ``tests/conftest.py``) run on a fresh migrated
+SQLite file per test. ``any_app``/``any_client`` run on every backend of the root
 ``database_url`` fixture: SQLite and, when ``SQUARES_TEST_POSTGRES_URL`` is set,
 PostgreSQL; a few tests use them.
 
@@ -12,13 +12,11 @@ validated against its marshmallow schema (errors against `ErrorSchema`).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from service.services import Services
 from tests.conftest import close_app, make_app
 
 from .helpers import CheckedClient
@@ -37,12 +35,6 @@ def app(app: Flask) -> Flask:
 
 
 @pytest.fixture
-def services(app: Flask) -> Services:
-    services: Services = app.extensions["squares"]
-    return services
-
-
-@pytest.fixture
 def any_app(database_url: str) -> Iterator[Flask]:
     """The app on SQLite and (when configured) on PostgreSQL."""
     app = checked(make_app(database_url))
@@ -53,16 +45,3 @@ def any_app(database_url: str) -> Iterator[Flask]:
 @pytest.fixture
 def any_client(any_app: Flask) -> Any:
     return any_app.test_client()
-
-
-# Older names of the root's session templates.
-
-
-@pytest.fixture(scope="session")
-def api_sqlite_template(sqlite_template: Path) -> Path:
-    return sqlite_template
-
-
-@pytest.fixture(scope="session")
-def api_postgres_template(postgres_template: str) -> str:
-    return postgres_template

@@ -12,9 +12,9 @@ import pytest
 from flask import Flask
 
 from service.api.analysis import AnalysisSchema
-from service.services import Services
 from service.store import utcnow
 from squares_testing.play import computer_game
+from tests.conftest import services_of
 
 from .helpers import (
     CheckedClient,
@@ -28,11 +28,6 @@ from .helpers import (
 )
 
 LATER = timedelta(days=8)
-
-
-def services_of(app: Flask) -> Services:
-    services: Services = app.extensions["squares"]
-    return services
 
 
 def analysis(client: CheckedClient, game_id: str, status: int = 200) -> dict[str, Any]:

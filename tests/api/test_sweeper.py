@@ -11,8 +11,9 @@ import pytest
 from flask import Flask
 
 from service import sweeper
-from service.services import Services, Sweep
+from service.services import Sweep
 from service.store import utcnow
+from tests.conftest import services_of
 
 from .helpers import create_game
 
@@ -62,7 +63,7 @@ def test_init_app_checks_the_settings_and_starts_only_outside_tests(
 
 
 def test_the_server_s_sweeper_abandons_games_past_their_time(app: Flask) -> None:
-    services: Services = app.extensions["squares"]
+    services = services_of(app)
     client = app.test_client()
     game_id = create_game(client)["game_id"]
     services.clock = lambda: utcnow() + timedelta(days=8)

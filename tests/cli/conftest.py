@@ -15,7 +15,7 @@ from click.testing import Result
 
 from service.services import Services
 from tests.cli.terminal import Terminal
-from tests.conftest import SquaresRunner
+from tests.conftest import SquaresRunner, services_on
 from tests.databases import (
     POSTGRES_URL_VAR,
     copy_sqlite,
@@ -54,9 +54,8 @@ def run(db_url: str) -> Run:
 def services(db_url: str, sqlite_template: Path, tmp_path: Path) -> Iterator[Services]:
     """The service layer on the same database (migrated: a copy of the root's template)."""
     assert copy_sqlite(sqlite_template, _db_path(tmp_path)) == db_url
-    svc = Services.from_url(db_url)
-    yield svc
-    svc.store.dispose()
+    with services_on(db_url) as svc:
+        yield svc
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from squares_testing.client import ApiClient, Reply
+from squares_testing.play import api_send, hint_move
 from squares_testing.server import Server, running_server
 from tests.databases import BACKENDS as BACKENDS  # the test modules parametrize over it
 from tests.databases import fresh_database
@@ -87,14 +88,5 @@ def assert_error_shape(reply: Reply, statuses: tuple[int, ...] | None = None,
 
 def play_hint(client: ApiClient, game_id: str, token: str) -> dict[str, Any]:
     """Play the hint endpoint's move at the current version; returns the new state."""
-    version = int(game_state(client, game_id)["version"])
-    hint = client.call("GET", f"/api/games/{game_id}/hint")
-    assert hint.status == 200, (hint.status, hint.body[:300])
-    if hint.data["action"] == "line":
-        path = f"/api/games/{game_id}/lines"
-        body = {"x": hint.data["x"], "y": hint.data["y"], "expected_version": version}
-    else:
-        path, body = f"/api/games/{game_id}/advance", {"expected_version": version}
-    moved = client.call("POST", path, body, token=token)
-    assert moved.status == 200, (moved.status, moved.body[:300])
-    return dict(moved.data["state"])
+    state = game_state(client, game_id)
+    return dict(hint_move(api_send(client), game_id, token, state)["state"])

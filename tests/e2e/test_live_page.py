@@ -29,7 +29,7 @@ from service.app import create_app
 from service.services import Services
 from service.store import utcnow
 from squares_testing.inprocess import asgi_server
-from tests.conftest import close_app
+from tests.conftest import close_app, services_of
 from tests.databases import copy_sqlite
 
 from .conftest import (
@@ -73,8 +73,7 @@ class Site:
 
     @property
     def services(self) -> Services:
-        services: Services = self.app.extensions["squares"]
-        return services
+        return services_of(self.app)
 
     def new_game(self, name: str, **body: Any) -> dict[str, Any]:
         """A game through the API: 7 x 9, against the easy computer unless given."""

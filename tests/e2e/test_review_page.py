@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from service.domain.ai.compact import Board
 from service.domain.ai.stage1 import Stats, best_points
 from service.services import Services
+from tests.conftest import services_on
 
 from .conftest import LiveServer, play_by_api, screenshot
 from .helpers import BOARD
@@ -29,11 +30,8 @@ REVIEW_READY = '#review[data-state="ready"]'
 
 @pytest.fixture
 def services(live_server: LiveServer) -> Iterator[Services]:
-    services = Services.from_url(live_server.database_url)
-    try:
+    with services_on(live_server.database_url) as services:
         yield services
-    finally:
-        services.store.dispose()
 
 
 def review_all(services: Services) -> None:

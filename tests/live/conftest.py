@@ -12,7 +12,7 @@ from flask import Flask
 from service.app import create_app
 from service.services import Services
 from squares_testing.inprocess import asgi_server
-from tests.conftest import close_app
+from tests.conftest import close_app, services_of
 
 
 @dataclass
@@ -22,8 +22,7 @@ class Live:
 
     @property
     def services(self) -> Services:
-        services: Services = self.app.extensions["squares"]
-        return services
+        return services_of(self.app)
 
 
 def serve(app: Flask) -> Iterator[Live]:

@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 
 from service.live import LiveHub, StreamRequest
-from tests.conftest import close_app
+from tests.conftest import close_app, services_of
 
 from .conftest import live_app
 
@@ -37,7 +37,7 @@ def app(sqlite_database_url: str) -> Iterator[Flask]:
 
 
 def _game(app: Flask) -> str:
-    services = app.extensions["squares"]
+    services = services_of(app)
     return str(services.create_game(player_name="Ada", height=7, width=9, seed=3).game_id)
 
 
