@@ -112,15 +112,10 @@ def main() -> None:
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--sizes", default=None, help="(19x33,41x81)")
     parser.add_argument("--no-crafted", action="store_true")
-    parser.add_argument("--quick", action="store_true",
-                        help="seconds: 5 positions on 19 x 33, crafted ones on the same "
-                             "sizes with one seed")
-    _results.add_json_option(parser)
+    _results.add_run_options(parser, quick="seconds: 5 positions on 19 x 33, crafted ones on "
+                                           "the same sizes with one seed")
     args = parser.parse_args()
-    if args.positions is None:
-        args.positions = 5 if args.quick else 200
-    if args.sizes is None:
-        args.sizes = "19x33" if args.quick else "19x33,41x81"
+    _results.fill_defaults(args, positions=(200, 5), sizes=("19x33,41x81", "19x33"))
     levels = args.levels.split(",")
     sizes = tuple((h, w) for h, w in (map(int, s.split("x")) for s in args.sizes.split(",")))
     figures: _results.Figures = {}

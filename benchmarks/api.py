@@ -248,11 +248,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=None, help="requests per figure (200)")
     parser.add_argument("--profile", action="store_true", help="also print cProfile tables")
-    parser.add_argument("--quick", action="store_true", help="seconds: 20 requests per figure")
-    _results.add_json_option(parser)
+    _results.add_run_options(parser, quick="seconds: 20 requests per figure")
     args = parser.parse_args()
-    if args.n is None:
-        args.n = 20 if args.quick else 200
+    _results.fill_defaults(args, n=(200, 20))
     figures: _results.Figures = {}
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="squares-bench-api-") as tmp:

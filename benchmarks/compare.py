@@ -74,9 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("a", nargs="?", metavar="A.json", help="the first run")
     parser.add_argument("b", nargs="?", metavar="B.json", help="the second run")
-    parser.add_argument("--quick", action="store_true",
-                        help="without files: compare two built-in sample runs")
-    _results.add_json_option(parser)
+    _results.add_run_options(parser, quick="without files: compare two built-in sample runs")
     args = parser.parse_args(argv)
     if args.a and args.b:
         docs = [json.loads(Path(p).read_text()) for p in (args.a, args.b)]

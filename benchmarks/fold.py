@@ -32,13 +32,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=None, help="seeded games (200)")
     parser.add_argument("--repeat", type=int, default=None,
                         help="fold every game this often (5)")
-    parser.add_argument("--quick", action="store_true", help="seconds: 20 games, 2 passes")
-    _results.add_json_option(parser)
+    _results.add_run_options(parser, quick="seconds: 20 games, 2 passes")
     args = parser.parse_args()
-    if args.games is None:
-        args.games = 20 if args.quick else 200
-    if args.repeat is None:
-        args.repeat = 2 if args.quick else 5
+    _results.fill_defaults(args, games=(200, 20), repeat=(5, 2))
 
     started = time.perf_counter()
     games = [play_game(seed) for seed in range(args.games)]

@@ -373,9 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         "`squares serve` ({port}, {database_url} filled in; run in its own process group)")
     _results.add_json_option(parser)
     args = parser.parse_args(argv)
-    for key, value in (QUICK if args.quick else FULL).items():
-        if getattr(args, key) is None:
-            setattr(args, key, value)
+    _results.fill_defaults(args, **{key: (FULL[key], QUICK[key]) for key in QUICK})
     signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
     return run(args)
 

@@ -151,8 +151,7 @@ def healthz_cpu_ms(app: App, n: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=None, help="games per phase (60)")
-    parser.add_argument("--quick", action="store_true", help="6 games per phase")
-    _results.add_json_option(parser)
+    _results.add_run_options(parser, quick="6 games per phase")
     args = parser.parse_args(argv)
     games = args.games or (6 if args.quick else 60)
 

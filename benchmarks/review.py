@@ -233,17 +233,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
     parser.add_argument("--parts", default=",".join(PARTS),
                         help=f"which of {','.join(PARTS)} to run (default: all)")
-    parser.add_argument("--quick", action="store_true",
-                        help="seconds: a few games per part, 4 load clients")
-    _results.add_json_option(parser)
+    _results.add_run_options(parser, quick="seconds: a few games per part, 4 load clients")
     args = parser.parse_args(argv)
-    quick = args.quick
-    defaults = {"games": (120, 6), "stored": (40, 4), "server_games": (24, 2),
-                "drivers": (4, 2), "clients": (32, 4), "max_seconds": (300.0, 60.0),
-                "warmup": (2.0, 1.0)}
-    for name, (full, small) in defaults.items():
-        if getattr(args, name) is None:
-            setattr(args, name, small if quick else full)
+    _results.fill_defaults(args, games=(120, 6), stored=(40, 4), server_games=(24, 2),
+                           drivers=(4, 2), clients=(32, 4), max_seconds=(300.0, 60.0),
+                           warmup=(2.0, 1.0))
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
     unknown = sorted(set(parts) - set(PARTS))
     if unknown:

@@ -134,13 +134,9 @@ def main() -> int:
     parser.add_argument("--dir", default=str(config.INSTANCE_DIR))
     parser.add_argument("--repeats", type=int, default=None,
                         help="loads of the finished game (50)")
-    parser.add_argument("--quick", action="store_true", help="seconds: 200 events, 10 repeats")
-    _results.add_json_option(parser)
+    _results.add_run_options(parser, quick="seconds: 200 events, 10 repeats")
     args = parser.parse_args()
-    if args.events is None:
-        args.events = 200 if args.quick else 2000
-    if args.repeats is None:
-        args.repeats = 10 if args.quick else 50
+    _results.fill_defaults(args, events=(2000, 200), repeats=(50, 10))
     if args.synchronous:
         os.environ["SQUARES_SQLITE_SYNCHRONOUS"] = args.synchronous.upper()
     from service.store import sqlite_synchronous

@@ -88,11 +88,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default=None, help="(19x33,41x81)")
     parser.add_argument("--levels", default=",".join(LEVELS))
-    parser.add_argument("--quick", action="store_true", help="seconds: 19 x 33 only")
-    _results.add_json_option(parser)
+    _results.add_run_options(parser, quick="seconds: 19 x 33 only")
     args = parser.parse_args()
-    if args.sizes is None:
-        args.sizes = "19x33" if args.quick else "19x33,41x81"
+    _results.fill_defaults(args, sizes=("19x33,41x81", "19x33"))
     sizes = [tuple(int(n) for n in s.split("x")) for s in args.sizes.split(",")]
     levels = args.levels.split(",")
     worst_of: dict[str, tuple[float, float, str]] = defaultdict(lambda: (0.0, 0.0, ""))

@@ -75,11 +75,25 @@ def write_figures(script: str, figures: Figures, quick: bool, out_dir: Path = OU
     return path
 
 
+def add_run_options(parser: argparse.ArgumentParser, quick: str) -> None:
+    """Every script's ``--quick`` (a run of seconds for the tests, `quick` says what it
+    does) and ``--json``."""
+    parser.add_argument("--quick", action="store_true", help=quick)
+    add_json_option(parser)
+
+
 def add_json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="PATH", default=None,
                         help="write the figures as JSON to PATH, also with --quick "
                              "(default: a full run writes build/benchmarks/<script>-<UTC "
                              "time>.json, a quick one nothing)")
+
+
+def fill_defaults(args: argparse.Namespace, **defaults: tuple[Any, Any]) -> None:
+    """Give each option left unset (None) its default: ``name=(full run, --quick run)``."""
+    for name, (full, quick) in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, quick if getattr(args, "quick", False) else full)
 
 
 def save(script: str, figures: Figures, args: argparse.Namespace,

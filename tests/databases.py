@@ -17,6 +17,7 @@ import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 POSTGRES_URL_VAR = "SQUARES_TEST_POSTGRES_URL"
 REQUIRE_POSTGRES_VAR = "SQUARES_REQUIRE_POSTGRES"
@@ -87,6 +88,20 @@ def fresh_postgres_database(template: str | None = None, *, prefix: str = "squar
         yield postgres_url_for(name, admin_url)
     finally:
         drop_postgres_database(name, admin_url)
+
+
+@contextlib.contextmanager
+def inspector(url: str) -> Iterator[Any]:
+    """SQLAlchemy's inspector of the database at `url` (its engine disposed at exit)."""
+    from sqlalchemy import inspect
+
+    from service.store import make_engine
+
+    engine = make_engine(url)
+    try:
+        yield inspect(engine)
+    finally:
+        engine.dispose()
 
 
 @contextlib.contextmanager

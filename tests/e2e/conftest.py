@@ -62,6 +62,22 @@ document.addEventListener("securitypolicyviolation", (e) => {
 });
 """
 
+# Lets a test hide and show the tab as the browser does when the tab is switched
+# (``document.visibilityState`` and a ``visibilitychange`` event).
+VISIBILITY = """
+(() => {
+  let shown = "visible";
+  Object.defineProperty(Document.prototype, "visibilityState",
+                        { configurable: true, get: () => shown });
+  Object.defineProperty(Document.prototype, "hidden",
+                        { configurable: true, get: () => shown === "hidden" });
+  window.__setVisibility = (value) => {
+    shown = value;
+    document.dispatchEvent(new Event("visibilitychange"));
+  };
+})();
+"""
+
 
 @dataclass(frozen=True)
 class LiveServer:

@@ -33,6 +33,7 @@ from tests.conftest import close_app, services_of
 from tests.databases import copy_sqlite
 
 from .conftest import (
+    VISIBILITY,
     LiveServer,
     axe_violations,
     browser_context,
@@ -46,23 +47,6 @@ pytestmark = pytest.mark.e2e
 
 POLL_MS = 300
 ROWS = "#live-table tbody tr"
-
-# Lets a test hide and show the tab as the browser does when the tab is switched
-# (``document.visibilityState`` and a ``visibilitychange`` event).
-VISIBILITY = """
-(() => {
-  let shown = "visible";
-  Object.defineProperty(Document.prototype, "visibilityState",
-                        { configurable: true, get: () => shown });
-  Object.defineProperty(Document.prototype, "hidden",
-                        { configurable: true, get: () => shown === "hidden" });
-  window.__setVisibility = (value) => {
-    shown = value;
-    document.dispatchEvent(new Event("visibilitychange"));
-  };
-})();
-"""
-
 
 class Site:
     """The test's own server: its address (`LiveServer`'s HTTP helpers) and app."""

@@ -23,7 +23,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LiveServer, play_by_api
+from .conftest import VISIBILITY, LiveServer, play_by_api
 from .helpers import BOARD
 from .test_csp import poll
 from .test_online import Browser, synced
@@ -34,7 +34,9 @@ pytestmark = pytest.mark.e2e
 RECONNECTING = "Reconnecting to the live game…"
 LIVE_URL = re.compile(r"/api/games/[0-9a-f]+/live\?")
 
-INSTRUMENT = """
+# Counts the EventSources a page opens (and how many are open at once), hides and
+# shows the tab (`VISIBILITY`) and keeps the texts of the live note and state.
+INSTRUMENT = VISIBILITY + """
 (() => {
   const Native = window.EventSource;
   const made = [];
@@ -47,15 +49,6 @@ INSTRUMENT = """
       const open = made.filter((s) => s.readyState !== Native.CLOSED).length;
       window.__maxOpen = Math.max(window.__maxOpen, open);
     }
-  };
-  let shown = "visible";
-  Object.defineProperty(Document.prototype, "visibilityState",
-                        { configurable: true, get: () => shown });
-  Object.defineProperty(Document.prototype, "hidden",
-                        { configurable: true, get: () => shown === "hidden" });
-  window.__setVisibility = (value) => {
-    shown = value;
-    document.dispatchEvent(new Event("visibilitychange"));
   };
   window.__notes = [];
   const last = {};

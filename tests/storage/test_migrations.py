@@ -8,11 +8,11 @@ import multiprocessing
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
 
 from service import config
 from service.services import CreatedGame, Services
 from service.store import EventStore, downgrade, make_engine, metadata, migrate
+from tests.databases import inspector
 from tests.factories import GameFactory
 
 E2 = {"Eda Fırat": 200, "Tarık Yolcu": 325, "Sinem Okur": 153, "Ali Okyanus": 26,
@@ -20,11 +20,8 @@ E2 = {"Eda Fırat": 200, "Tarık Yolcu": 325, "Sinem Okur": 153, "Ali Okyanus": 
 
 
 def _tables(url: str) -> set[str]:
-    engine = make_engine(url)
-    try:
-        return set(inspect(engine).get_table_names())
-    finally:
-        engine.dispose()
+    with inspector(url) as found:
+        return set(found.get_table_names())
 
 
 def test_rule_E2_default_high_scores_come_from_the_first_migration(
@@ -137,13 +134,9 @@ def test_two_processes_migrating_a_new_database_together(empty_database_url: str
 
 
 def _columns(url: str) -> dict[str, set[str]]:
-    engine = make_engine(url)
-    try:
-        inspector = inspect(engine)
-        return {t: {c["name"] for c in inspector.get_columns(t)}
-                for t in inspector.get_table_names() if t != "alembic_version"}
-    finally:
-        engine.dispose()
+    with inspector(url) as found:
+        return {t: {c["name"] for c in found.get_columns(t)}
+                for t in found.get_table_names() if t != "alembic_version"}
 
 
 def test_0003_renames_the_schema_version_column_and_keeps_every_row(

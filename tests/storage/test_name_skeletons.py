@@ -7,12 +7,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import inspect, select, text
+from sqlalchemy import select, text
 
 from service.domain.commands import RuleViolation
 from service.domain.names import skeleton
 from service.services import Services
 from service.store import downgrade, high_scores_table, make_engine, migrate
+from tests.databases import inspector
 from tests.factories import GameFactory
 
 CYRILLIC_EDA = "\u0415da F\u0131rat"  # a Cyrillic Е beside the table's "Eda Fırat"
@@ -32,12 +33,9 @@ def _name_skeletons(url: str) -> list[tuple[str, str | None]]:
 
 
 def _skeleton_indexes(url: str) -> list[str]:
-    engine = make_engine(url)
-    try:
-        return [ix["name"] or "" for ix in inspect(engine).get_indexes("high_scores")
+    with inspector(url) as found:
+        return [ix["name"] or "" for ix in found.get_indexes("high_scores")
                 if ix["column_names"] == ["name_skeleton"]]
-    finally:
-        engine.dispose()
 
 
 def test_migration_0007_fills_the_skeletons_of_the_default_table(

@@ -9,7 +9,7 @@ import threading
 from datetime import datetime, timedelta
 
 import pytest
-from sqlalchemy import func, inspect, select, update
+from sqlalchemy import func, select, update
 
 from service import config, security
 from service.domain.commands import RuleViolation
@@ -25,6 +25,7 @@ from service.store import (
     migrate,
     utcnow,
 )
+from tests.databases import inspector
 from tests.factories import GameFactory
 
 DAY = timedelta(days=1)
@@ -354,13 +355,9 @@ def test_live_page_ends_the_feed_of_an_abandoned_game(services: Services) -> Non
 
 
 def _games_schema(url: str) -> tuple[set[str], set[str]]:
-    engine = make_engine(url)
-    try:
-        inspector = inspect(engine)
-        return ({c["name"] for c in inspector.get_columns("games")},
-                {i["name"] for i in inspector.get_indexes("games")})
-    finally:
-        engine.dispose()
+    with inspector(url) as found:
+        return ({c["name"] for c in found.get_columns("games")},
+                {i["name"] for i in found.get_indexes("games")})
 
 
 def test_migration_0006_adds_the_creator_and_the_indexes_and_takes_them_back(
