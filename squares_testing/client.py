@@ -75,11 +75,3 @@ class ApiClient:
                 decoded = None
         return Reply(response.status, decoded, data, content_type, elapsed,
                      {k.lower(): v for k, v in response.getheaders()}, started_at)
-
-    def json(self, method: str, path: str, body: Any = None, *, token: str | None = None,
-             status: int | tuple[int, ...] = (200, 201)) -> Any:
-        """The decoded JSON of a request that must answer `status`."""
-        reply = self.call(method, path, body, token=token)
-        wanted = (status,) if isinstance(status, int) else status
-        assert reply.status in wanted, (method, path, reply.status, reply.body[:500])
-        return reply.data
