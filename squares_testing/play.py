@@ -183,19 +183,25 @@ def hint_move(send: Send, game_id: str, token: str | None,
 
 def play_hints(send: Send, game_id: str, token: str | Mapping[int, str] | None,
                state: Mapping[str, Any] | None = None, *, rounds: int | None = None,
-               max_steps: int = MAX_STEPS) -> dict[str, Any]:
+               reread: bool = False, max_steps: int = MAX_STEPS) -> dict[str, Any]:
     """Play the hints (the computer answers on its own) until the game is over or,
     with `rounds`, round `rounds` + 1 begins; the last state. `token`: the game's, or
-    one per seat (an online game)."""
+    one per seat (an online game). Without a `state`, and after every move with
+    `reread`, the game is read (``GET``) as a page would read it, which also plays a
+    computer turn the server still owes; else the move's answer is the next state."""
     def token_for(state: Mapping[str, Any]) -> str | None:
         return token.get(state["turn"]) if isinstance(token, Mapping) else token
 
-    if state is None:
-        state = _ok(send("GET", f"/api/games/{game_id}", None, None), "game")["state"]
-    return until_over(
-        dict(state), lambda s: hint_move(send, game_id, token_for(s), s)["state"],
-        until=None if rounds is None else (lambda s: s["round"] > rounds),
-        max_steps=max_steps)
+    def read() -> dict[str, Any]:
+        return dict(_ok(send("GET", f"/api/games/{game_id}", None, None), "game")["state"])
+
+    def step(state: dict[str, Any]) -> dict[str, Any]:
+        moved = hint_move(send, game_id, token_for(state), state)["state"]
+        return read() if reread else moved
+
+    return until_over(read() if state is None else dict(state), step,
+                      until=None if rounds is None else (lambda s: s["round"] > rounds),
+                      max_steps=max_steps)
 
 
 def play_computer_turns(send: Send, game_id: str, token: str,

@@ -1,6 +1,6 @@
 """Fixtures for every suite: fresh databases, and `app`, `client`, `runner` as in Flask's tutorial.
 
-PostgreSQL comes from the hand-written `scripts/throwaway_postgres.py`, which
+PostgreSQL comes from the hand-written `squares_testing/throwaway_postgres.py`, which
 `scripts/run_tests.py` (so ``./dev test``) starts once per run and hands over as
 ``SQUARES_TEST_POSTGRES_URL``; pytest-postgresql was considered and not taken. It runs
 ``pg_ctl initdb``/``start`` as the current user, and as root (``./dev test`` and CI run

@@ -119,8 +119,9 @@ class LiveServer:
 
 def play_by_api(live_server: LiveServer, game_id: str, token: str, rounds: int) -> None:
     """Human actions chosen by the hint endpoint (the computer answers) until round
-    `rounds` + 1 begins or the game ends."""
-    play_hints(live_server.send, game_id, token, rounds=rounds)
+    `rounds` + 1 begins or the game ends; the game is read before each (which plays a
+    computer turn the server still owes)."""
+    play_hints(live_server.send, game_id, token, rounds=rounds, reread=True)
 
 
 @pytest.fixture(scope="session")

@@ -383,7 +383,7 @@ def test_the_play_page_applies_each_event_once_across_a_reconnect_and_a_gap(
         # Moves made elsewhere to the end: Ann's from another tab, Bob's.
         gap_reads: list[str] = []
         page.on("request", lambda r: gap_reads.append(r.url) if "/events?after=" in r.url else None)
-        state = play_hints(live_server.send, game_id, tokens, max_steps=60)
+        state = play_hints(live_server.send, game_id, tokens, reread=True, max_steps=60)
         assert state["over"] and state["version"] > opened + 3
         synced(page, state["version"])
         # The made-up stream and the real one, resumed; none after game over.
