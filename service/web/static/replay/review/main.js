@@ -54,12 +54,7 @@ export function initReview(movesBuilt) {
   let polls = 0;
   const later = (ms) => setTimeout(poll, ms);
   async function poll() {
-    let answer = null;
-    try {
-      answer = await request("GET", url);
-    } catch (e) {
-      answer = null; // no answer
-    }
+    const answer = await request("GET", url).catch(() => null); // null: no answer
     if (!answer || answer.data === null) {
       say("Review: the server cannot be reached; trying again…", "error");
       later(RETRY_MS);
