@@ -146,13 +146,13 @@ LIVE_GAMES_SHOWN = 50
 
 @bp.get("/watch/<game_id>")
 def watch(game_id: str) -> str:
-    """A game's live board for anyone, read-only: watch.js follows the game's
+    """A game's live board for anyone, read-only: watch/main.js follows the game's
     Server-Sent Events (``/api/games/<id>/live``). An unknown id is a 404."""
     summary = _summary_or_404(game_id)
     return render_template("watch.html", active="live", summary=summary, game_id=game_id)
 
 
-LIVE_POLL_MS = 5000  # how often live.js asks /live.json while the tab is visible
+LIVE_POLL_MS = 5000  # how often live/main.js asks /live.json while the tab is visible
 
 
 def _live_games() -> dict[str, Any]:
@@ -161,7 +161,7 @@ def _live_games() -> dict[str, Any]:
     game past its time, e.g. one against the computer that its human left
     ``SQUARES_ABANDON_AFTER`` ago, is left out even before the sweep abandons it),
     each row with the texts the page shows, so that the first paint (Jinja) and
-    the updates (live.js, from `/live.json`) show the same."""
+    the updates (live/main.js, from `/live.json`) show the same."""
     rows, total = _services().list_games(status="active", limit=LIVE_GAMES_SHOWN,
                                          by_last_move=True)
     shown = len(rows)
@@ -191,7 +191,7 @@ def _live_row(g: GameSummary) -> dict[str, Any]:
 
 @bp.get("/live")
 def live() -> str:
-    """The active games, the latest move first, each with a Watch link; live.js
+    """The active games, the latest move first, each with a Watch link; live/main.js
     keeps the list current (``/live.json`` every ``LIVE_POLL_MS`` while shown)."""
     poll_ms = current_app.config.get("SQUARES_LIVE_POLL_MS", LIVE_POLL_MS)
     return render_template("live.html", active="live", poll_ms=poll_ms, **_live_games())
@@ -199,7 +199,7 @@ def live() -> str:
 
 @bp.get("/live.json")
 def live_json() -> Response:
-    """The rows of `/live` as JSON, for live.js's poll: ``{games: [...], total,
+    """The rows of `/live` as JSON, for live/main.js's poll: ``{games: [...], total,
     caption}``. One read of the games table, like the page; with an ETag, so a
     poll that finds nothing new is answered 304 (``no-cache``: the browser asks
     every time, and keeps the body meanwhile)."""

@@ -30,7 +30,7 @@ from .test_web_replay import play_by_api
 pytestmark = pytest.mark.e2e
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
-FEED_MAX = 200  # watch.js: the captions kept on the page
+FEED_MAX = 200  # watch/main.js: the captions kept on the page
 GAP_MAX = 24  # px between two blocks of a page, at most
 
 
