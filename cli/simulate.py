@@ -24,9 +24,10 @@ import click
 from service.domain import ai
 from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from service.domain.commands import NewGame
+from service.domain.fold import apply_all, fold
 from service.domain.players import play_turn
 from service.domain.start import LEVELS, start_game
-from service.domain.state import GameState, apply_all, fold
+from service.domain.state import GameState
 from service.services import Services
 
 from .context import AppContext, pass_app
