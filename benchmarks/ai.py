@@ -30,10 +30,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks import _results  # noqa: E402
 from service.domain.ai import strategy_for, worst  # noqa: E402
 from service.domain.commands import Advance, NewGame  # noqa: E402
+from service.domain.fold import apply_all, fold  # noqa: E402
 from service.domain.players import play_turn  # noqa: E402
 from service.domain.rules import decide  # noqa: E402
 from service.domain.start import LEVELS, start_game  # noqa: E402
-from service.domain.state import GameState, apply_all, fold  # noqa: E402
+from service.domain.state import GameState  # noqa: E402
 
 
 def positions(count: int, height: int, width: int) -> list[GameState]:

@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks import _results  # noqa: E402
 from service.domain.commands import NewGame  # noqa: E402
 from service.domain.events import Event  # noqa: E402
+from service.domain.fold import apply_all, fold  # noqa: E402
 from service.domain.players import Greedy, play_turn  # noqa: E402
 from service.domain.start import start_game  # noqa: E402
-from service.domain.state import apply_all, fold  # noqa: E402
 
 
 def play_game(seed: int) -> list[Event]:

@@ -54,10 +54,10 @@ from cli.simulate import Setup, new_game, play_stored  # noqa: E402
 from service.domain import ai  # noqa: E402
 from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH  # noqa: E402
 from service.domain.events import Event  # noqa: E402
+from service.domain.fold import apply_all, fold  # noqa: E402
 from service.domain.players import Greedy, play_turn  # noqa: E402
 from service.domain.review import review_game  # noqa: E402
 from service.domain.start import start_game  # noqa: E402
-from service.domain.state import apply_all, fold  # noqa: E402
 from service.projections.analyst import Analyst  # noqa: E402
 from service.services import Services  # noqa: E402
 from service.store import migrate  # noqa: E402

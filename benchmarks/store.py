@@ -34,9 +34,10 @@ from benchmarks import _results  # noqa: E402
 from service import config  # noqa: E402
 from service.domain.commands import NewGame  # noqa: E402
 from service.domain.events import Event  # noqa: E402
+from service.domain.fold import apply_all, fold  # noqa: E402
 from service.domain.players import Greedy, play_turn  # noqa: E402
 from service.domain.start import start_game  # noqa: E402
-from service.domain.state import GameState, apply_all, fold  # noqa: E402
+from service.domain.state import GameState  # noqa: E402
 from service.store import SQLITE_BUSY_TIMEOUT_MS, EventStore, migrate  # noqa: E402
 
 

@@ -38,8 +38,8 @@ from service import security  # noqa: E402
 from service.app import create_app  # noqa: E402
 from service.domain.ai import worst  # noqa: E402
 from service.domain.events import Seat  # noqa: E402
+from service.domain.fold import fold  # noqa: E402
 from service.domain.start import LEVELS  # noqa: E402
-from service.domain.state import fold  # noqa: E402
 from service.store import migrate  # noqa: E402
 
 TARGET_MS = 250.0

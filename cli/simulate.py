@@ -24,10 +24,11 @@ from service.domain.ai.reference import ReferencePlayer
 from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from service.domain.commands import NewGame
 from service.domain.events import Event
+from service.domain.fold import apply_all, fold
 from service.domain.players import play_turn
 from service.domain.review import review_game
 from service.domain.start import LEVELS, start_game
-from service.domain.state import GameState, apply_all, fold
+from service.domain.state import GameState
 from service.services import Services
 
 from .context import AppContext, pass_app

@@ -23,7 +23,7 @@ from flask import (
     url_for,
 )
 
-from ..domain.state import apply_in_place, fold
+from ..domain.names import NAME_MAX
 from ..errors import GameNotFound
 from ..services import GameSummary, Services
 
@@ -33,6 +33,12 @@ bp = Blueprint("web", __name__, template_folder="templates", static_folder="stat
 GAMES_PER_PAGE = 20
 HIGH_SCORES_SHOWN = 100
 MAX_PAGE = (2**31 - 1) // GAMES_PER_PAGE  # the offset stays a 32-bit integer
+
+
+@bp.app_context_processor
+def limits() -> dict[str, Any]:
+    """The domain's limits the pages' forms state (``maxlength``)."""
+    return {"name_max": NAME_MAX}
 
 
 def _services() -> Services:
@@ -100,12 +106,9 @@ def replay(game_id: str) -> str:
     services = _services()
     try:
         summary = services.get_summary(game_id)
-        stored = services.events_of(game_id)
+        series = services.score_series(game_id)
     except GameNotFound:
         abort(404)
-    if not stored:
-        abort(404)
-    series = _score_series([s.event for s in stored])
     steps = len(series)
     # Without ?step (the links of the games list and the high score table) or with
     # ?step=last the replay opens at the final position, like a chess site's game.
@@ -115,10 +118,9 @@ def replay(game_id: str) -> str:
     else:
         step = request.args.get("step", 1, type=int) or 1
     step = min(max(step, 1), steps)
-    created = stored[0].event
     data: dict[str, Any] = {
-        "height": created.height,  # type: ignore[attr-defined]
-        "width": created.width,  # type: ignore[attr-defined]
+        "height": summary.height,
+        "width": summary.width,
         "game_id": game_id,
         "steps": steps,
         "step": step,
@@ -129,16 +131,6 @@ def replay(game_id: str) -> str:
     return render_template(
         "replay.html", active="games", summary=summary, data=data, steps=steps, step=step
     )
-
-
-def _score_series(events: list[Any]) -> list[list[int]]:
-    """Both seats' scores after each step, folded by the domain's projection."""
-    state = fold(events[:1])
-    series = [list(state.scores)]
-    for event in events[1:]:
-        apply_in_place(state, event)
-        series.append(list(state.scores))
-    return series
 
 
 LIVE_GAMES_SHOWN = 50

@@ -11,10 +11,11 @@ from service.domain.ai import strategy_for
 from service.domain.board import geometry
 from service.domain.commands import NewGame, PlaceLine
 from service.domain.events import Point
+from service.domain.fold import apply_all, fold
 from service.domain.players import play_turn
 from service.domain.rules import decide, legal_actions, regular_squares
 from service.domain.start import start_game
-from service.domain.state import GameState, apply_all, fold
+from service.domain.state import GameState
 
 from .helpers import position
 

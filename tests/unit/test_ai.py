@@ -23,9 +23,9 @@ from service.domain.ai.compact import Board, chain_of, regular, tables
 from service.domain.ai.stage1 import Stats, exhaustive
 from service.domain.commands import Advance, Explain, PlaceLine
 from service.domain.events import LinePlaced, MoveExplained, StageAdvanced
+from service.domain.fold import apply_all
 from service.domain.players import play_turn
 from service.domain.rules import decide, legal_actions, regular_squares
-from service.domain.state import apply_all
 
 from .ai_support import oracle_best_chain, play_stage1, random_open_position
 from .helpers import Game, position

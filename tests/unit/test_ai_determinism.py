@@ -13,9 +13,10 @@ import pytest
 
 from service.domain.ai import budget, hint, strategy_for, worst
 from service.domain.commands import NewGame
+from service.domain.fold import apply_all
 from service.domain.players import play_turn
 from service.domain.start import LEVELS, start_state
-from service.domain.state import GameState, apply_all
+from service.domain.state import GameState
 
 GAME_TURNS = 6  # turns of each real game whose positions are decided
 

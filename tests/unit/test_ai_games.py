@@ -11,10 +11,10 @@ import pytest
 from service.domain.ai import strategy_for
 from service.domain.commands import NewGame
 from service.domain.events import LinePlaced, MoveExplained, StageAdvanced
+from service.domain.fold import apply_all, fold
 from service.domain.players import play_turn
 from service.domain.replay_check import replay_check
 from service.domain.start import start_game
-from service.domain.state import apply_all, fold
 
 from .ai_support import game_positions, play_stage1
 

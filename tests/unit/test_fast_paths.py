@@ -16,10 +16,10 @@ from service.domain.ai.compact import Board, tables
 from service.domain.board import geometry
 from service.domain.commands import NewGame
 from service.domain.events import event_to_json
+from service.domain.fold import apply_all
 from service.domain.players import play_turn
 from service.domain.random_lines import EDITIONS, piece_sizes
 from service.domain.start import start_game, start_state
-from service.domain.state import apply_all
 
 
 def _reference_insert_pieces(board: Board, rng: random.Random) -> None:

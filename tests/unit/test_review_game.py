@@ -30,6 +30,7 @@ from service.domain.events import (
     StageAdvanced,
     event_from_dict,
 )
+from service.domain.fold import apply, apply_all, fold
 from service.domain.players import Greedy, play_turn
 from service.domain.review.game import NotFinished, review_game
 from service.domain.review.report import (
@@ -43,7 +44,7 @@ from service.domain.review.report import (
 from service.domain.review.search import best_stage1
 from service.domain.rules import decide
 from service.domain.start import start_game, start_state
-from service.domain.state import GameState, apply, apply_all, fold
+from service.domain.state import GameState
 from tests.factories import build_stream
 
 from .helpers import Game

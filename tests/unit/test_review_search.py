@@ -20,11 +20,12 @@ from service.domain.ai.compact import Board, chain_of
 from service.domain.board import geometry
 from service.domain.commands import NewGame, PlaceLine, RuleViolation
 from service.domain.events import LinePlaced, Point
+from service.domain.fold import apply_all, fold
 from service.domain.players import play_turn
 from service.domain.review.search import Best, best_stage1, least_giving
 from service.domain.rules import decide
 from service.domain.start import start_game
-from service.domain.state import GameState, apply_all, fold
+from service.domain.state import GameState
 
 from .helpers import position
 

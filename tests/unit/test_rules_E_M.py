@@ -16,10 +16,11 @@ from service.domain.events import (
     Seat,
     SeedRevealed,
 )
+from service.domain.fold import apply_all, fold
 from service.domain.players import Greedy, play_turn
 from service.domain.rules import high_score_entries
 from service.domain.start import start_game, start_state
-from service.domain.state import SEAT2, CorruptStream, apply_all, fold
+from service.domain.state import SEAT2, CorruptStream
 
 from .helpers import Game
 

@@ -22,11 +22,12 @@ from service.domain.events import (
     event_from_dict,
     event_to_json,
 )
+from service.domain.fold import apply, apply_all, fold
 from service.domain.players import Greedy, play_turn
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide
 from service.domain.start import start_game, start_state
-from service.domain.state import CorruptStream, apply, apply_all, fold
+from service.domain.state import CorruptStream
 
 from .helpers import Game
 

@@ -1,7 +1,7 @@
 from service.domain.commands import NewGame
+from service.domain.fold import apply_all, fold
 from service.domain.players import Greedy, play_turn
 from service.domain.start import start_game
-from service.domain.state import apply_all, fold
 
 
 def test_a_whole_game_between_two_greedy_computers_ends():
