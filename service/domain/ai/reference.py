@@ -25,7 +25,7 @@ from ..commands import Advance, Command, PlaceLine
 from ..seeds import game_rng
 from ..state import GameState
 from . import stage2
-from .compact import Board, chain_of
+from .compact import Board, chain_of, starts
 from .stage1 import NO_PATH, Path, Stats, best_points, exhaustive
 
 WALKS = 12  # stage-1 walks judged (the best by points, distinct end boards)
@@ -104,8 +104,6 @@ class ReferencePlayer:
         """Walks scoring less than the best, one per start (best first)."""
         seen = {frozenset(p.slots) for p in have}
         others = []
-        from .compact import starts
-
         for b in starts(board, chain):
             found = exhaustive(board, chain, self.stats, SEARCH, only=[b])
             path = found.best
@@ -135,15 +133,19 @@ class ReferencePlayer:
         return best
 
     def _candidates(self, board: Board) -> list[int]:
+        """The safe lines, else those giving at most one more than the least, ranked
+        by what they give now and then by how much they lengthen the chains of
+        two-sided boxes (the expert's order); the first `lines` of them."""
+        chains = stage2.two_sided_chains(board)
         safe = stage2.safe_lines(board)
         if safe:
-            chains = stage2.two_sided_chains(board)
-            safe.sort(key=lambda s: stage2.danger_added(board, chains, s))
-            return safe[: self.lines]
-        ranked, _, _ = stage2.least_give_away(board, self.stats)
-        ranked.sort()
-        least = ranked[0][0]
-        return [s for give, s in ranked if give <= least + 1][: self.lines]
+            ranked = [(0, s) for s in safe]
+        else:
+            ranked, _, _ = stage2.least_give_away(board, self.stats)
+            least = min(give for give, _ in ranked)
+            ranked = [(give, s) for give, s in ranked if give <= least + 1]
+        ranked.sort(key=lambda gs: (gs[0], stage2.danger_added(board, chains, gs[1]), gs[1]))
+        return [s for _, s in ranked[: self.lines]]
 
     def _their_turn(self, board: Board, seed: int) -> float:
         """The most the opponent takes here; with `reply`, minus what this seat takes
