@@ -25,10 +25,11 @@ import time
 
 from service.domain.ai import strategy_for, worst
 from service.domain.commands import Advance, NewGame
+from service.domain.fold import apply_all
 from service.domain.players import play_turn
 from service.domain.rules import decide
 from service.domain.start import LEVELS
-from service.domain.state import GameState, apply_all
+from service.domain.state import GameState
 from squares_testing import results as _results
 from squares_testing.play import turn_starts
 

@@ -31,8 +31,9 @@ from pathlib import Path
 from service import config
 from service.domain.commands import NewGame
 from service.domain.events import Event
+from service.domain.fold import apply_all, fold
 from service.domain.players import Greedy
-from service.domain.state import GameState, apply_all, fold
+from service.domain.state import GameState
 from service.store import SQLITE_BUSY_TIMEOUT_MS, EventStore, migrate
 from squares_testing import results as _results
 from squares_testing.play import play_out

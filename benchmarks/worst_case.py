@@ -33,8 +33,8 @@ from service import security
 from service.app import create_app
 from service.domain.ai import worst
 from service.domain.events import Seat
+from service.domain.fold import fold
 from service.domain.start import LEVELS
-from service.domain.state import fold
 from service.store import migrate
 from squares_testing import results as _results
 

@@ -22,8 +22,9 @@ from service.domain.events import (
     SeedRevealed,
     StageAdvanced,
 )
+from service.domain.fold import apply_in_place, fold
 from service.domain.render import render
-from service.domain.state import GameState, apply_in_place, fold
+from service.domain.state import GameState
 from service.errors import StepOutOfRange
 
 from .context import AppContext, pass_app

@@ -11,73 +11,65 @@ plays the in-memory games on N processes; the results do not depend on N.
 
 from __future__ import annotations
 
-import math
 import secrets
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 
 import click
 
 from service.domain import ai
+from service.domain.ai.reference import ReferencePlayer
 from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from service.domain.commands import NewGame
+from service.domain.events import Event
+from service.domain.fold import apply_all, fold
 from service.domain.players import play_turn
+from service.domain.review import review_game
 from service.domain.start import LEVELS, start_game
-from service.domain.state import GameState, apply_all, fold
+from service.domain.state import GameState
 from service.services import Services
 
 from .context import AppContext, pass_app
 from .output import CliFailure, echo_json, table
+from .tally import (
+    GameResult,
+    Setup,
+    level_stats,
+    luck_share,
+    seat_advantage,
+    seat_stats,
+)
 
 MODE = "computer_vs_computer"
 PLAYER_NAME = "simulation"  # not used by the rules in this mode; the seats name themselves
+# The reference player (issue 25) is no level: its seat is an expert seat in the game.
+REFERENCE = "reference"
+PLAYERS = (*LEVELS, REFERENCE)
 
 
-@dataclass(frozen=True)
-class Setup:
-    level1: str
-    level2: str
-    height: int
-    width: int
-
-
-@dataclass(frozen=True)
-class GameResult:
-    seed: int
-    levels: tuple[str, str]  # seat 1, seat 2
-    game_id: str | None
-    scores: tuple[int, int]
-    squares: tuple[int, int]
-    winner: int  # 0: draw
-    seconds: float
-
-
-@dataclass(frozen=True)
-class SeatStats:
-    seat: int
-    level: str
-    wins: int
-    draws: int
-    losses: int
-    average_score: float
-    average_squares: float
+def _level(player: str) -> str:
+    return "expert" if player == REFERENCE else player
 
 
 def new_game(setup: Setup, seed: int) -> NewGame:
-    return NewGame(seed=seed, player_name=PLAYER_NAME, difficulty=setup.level1, mode=MODE,
-                   height=setup.height, width=setup.width, second_level=setup.level2)
+    return NewGame(seed=seed, player_name=PLAYER_NAME, difficulty=_level(setup.level1),
+                   mode=MODE, height=setup.height, width=setup.width,
+                   second_level=_level(setup.level2))
 
 
-def play_in_memory(setup: Setup, seed: int) -> tuple[GameState, None]:
+def play_in_memory(setup: Setup, seed: int) -> tuple[GameState, list[Event]]:
     """A whole game with the pure domain: the events `Services` would store."""
-    state = fold(start_game(new_game(setup, seed)))
+    events = start_game(new_game(setup, seed))
+    state = fold(events)
+    players = {seat: ReferencePlayer() if name == REFERENCE else ai.strategy_for(name)
+               for seat, name in ((1, setup.level1), (2, setup.level2))}
     while not state.over:
-        level = state.seat_info(state.turn).level or state.game.difficulty
-        state = apply_all(state, play_turn(state, ai.strategy_for(level)))
-    return state, None
+        turn = play_turn(state, players[state.turn])
+        events += turn
+        state = apply_all(state, turn)
+    return state, events
 
 
 def play_stored(services: Services, setup: Setup, seed: int) -> tuple[GameState, str]:
@@ -92,101 +84,24 @@ def play_stored(services: Services, setup: Setup, seed: int) -> tuple[GameState,
     return state, created.game_id
 
 
-def run_game(player: Callable[[Setup, int], tuple[GameState, str | None]], setup: Setup,
-             seed: int) -> GameResult:
+def run_game(setup: Setup, seed: int, services: Services | None = None,
+             luck: bool = False) -> GameResult:
+    """One game, stored through `services` or in memory; with `luck`, reviewed."""
     started = time.perf_counter()
-    state, game_id = player(setup, seed)
+    if services is not None:
+        state, game_id = play_stored(services, setup, seed)
+    else:
+        state, events = play_in_memory(setup, seed)
+        game_id = None
     seconds = time.perf_counter() - started
+    lucky = None
+    if luck and services is None:
+        first, second = review_game(events).seats
+        lucky = (first.luck, second.luck)
     return GameResult(seed, (setup.level1, setup.level2), game_id,
                       (state.scores[0], state.scores[1]),
-                      (state.squares[0], state.squares[1]), state.winner or 0, seconds)
-
-
-@dataclass(frozen=True)
-class LevelStats:
-    level: str
-    games: int
-    wins: int
-    draws: int
-    losses: int
-    win_rate: float  # (wins + draws / 2) / games
-    ci_low: float  # 95 % Wilson interval of the win rate
-    ci_high: float
-    average_margin: float  # own score minus the opponent's, per game
-
-
-@dataclass(frozen=True)
-class SeatAdvantage:
-    games: int
-    seat1_wins: int
-    draws: int
-    seat1_rate: float  # (seat-1 wins + draws / 2) / games
-    ci_low: float
-    ci_high: float
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95 % for z = 1.96)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = p + z * z / (2 * n)
-    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    low, high = (centre - spread) / (1 + z * z / n), (centre + spread) / (1 + z * z / n)
-    return max(0.0, low), min(1.0, high)
-
-
-def level_stats(setup: Setup, results: list[GameResult]) -> list[LevelStats]:
-    """Per level (each level of the setup), over every game, whichever its seat."""
-    stats = []
-    for level in dict.fromkeys((setup.level1, setup.level2)):
-        wins = draws = losses = 0
-        margin = 0
-        games = 0
-        for r in results:
-            for i in (0, 1):
-                if r.levels[i] != level or (i == 1 and r.levels[0] == level):
-                    continue  # a game between equal levels counts once, for seat 1
-                games += 1
-                margin += r.scores[i] - r.scores[1 - i]
-                if r.winner == 0:
-                    draws += 1
-                elif r.winner == i + 1:
-                    wins += 1
-                else:
-                    losses += 1
-        rate = (wins + draws / 2) / games if games else 0.0
-        low, high = wilson(wins + draws / 2, games)
-        stats.append(LevelStats(level, games, wins, draws, losses, round(rate, 4),
-                                round(low, 4), round(high, 4),
-                                round(margin / games, 2) if games else 0.0))
-    return stats
-
-
-def seat_advantage(results: list[GameResult]) -> SeatAdvantage:
-    n = len(results)
-    wins = sum(r.winner == 1 for r in results)
-    draws = sum(r.winner == 0 for r in results)
-    low, high = wilson(wins + draws / 2, n)
-    rate = (wins + draws / 2) / n if n else 0.0
-    return SeatAdvantage(n, wins, draws, round(rate, 4), round(low, 4), round(high, 4))
-
-
-def seat_stats(setup: Setup, results: list[GameResult]) -> list[SeatStats]:
-    n = max(len(results), 1)
-    stats = []
-    for seat, level in ((1, setup.level1), (2, setup.level2)):
-        i = seat - 1
-        stats.append(SeatStats(
-            seat=seat,
-            level=level,
-            wins=sum(r.winner == seat for r in results),
-            draws=sum(r.winner == 0 for r in results),
-            losses=sum(r.winner not in (0, seat) for r in results),
-            average_score=round(sum(r.scores[i] for r in results) / n, 2),
-            average_squares=round(sum(r.squares[i] for r in results) / n, 2),
-        ))
-    return stats
+                      (state.squares[0], state.squares[1]), state.winner or 0, seconds,
+                      lucky)
 
 
 def seat_label(setup: Setup, seat: int, swapped: bool) -> str:
@@ -226,13 +141,21 @@ def report(setup: Setup, results: list[GameResult], stored: bool, swapped: bool,
     click.echo(f"seat 1 advantage: seat 1 won {adv.seat1_wins} and drew {adv.draws} of "
                f"{adv.games} games: {100 * adv.seat1_rate:.1f}% "
                f"(95% CI {100 * adv.ci_low:.1f}-{100 * adv.ci_high:.1f}%)")
+    share = luck_share(results)
+    if share is not None:
+        click.echo(f"luck: the random start and pieces (the review's luck per seat) explain "
+                   f"{100 * share.r_squared:.1f}% of the variance of the margin over "
+                   f"{share.games} games ({share.slope:+.2f} points of margin per point of "
+                   f"luck; mean |margin| {share.mean_abs_margin:.1f}, mean |luck difference| "
+                   f"{share.mean_abs_luck:.1f})")
 
 
 @click.command()
 @click.option("--games", "count", type=click.IntRange(1, 100_000), default=10,
               show_default=True, help="How many games.")
-@click.option("--seat1", type=click.Choice(LEVELS), default="moderate", show_default=True)
-@click.option("--seat2", type=click.Choice(LEVELS), default="moderate", show_default=True)
+@click.option("--seat1", type=click.Choice(PLAYERS), default="moderate", show_default=True,
+              help="A level, or the reference player (in memory only; issue 25).")
+@click.option("--seat2", type=click.Choice(PLAYERS), default="moderate", show_default=True)
 @click.option("--seed", type=int, default=None,
               help="Seed of the first game (game i uses SEED + i); default random.")
 @click.option("--height", type=int, default=DEFAULT_HEIGHT, show_default=True)
@@ -242,10 +165,12 @@ def report(setup: Setup, results: list[GameResult], stored: bool, swapped: bool,
 @click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Processes for in-memory games.")
 @click.option("--store", is_flag=True, help="Store the games (ordinary computer_vs_computer games).")
+@click.option("--luck", is_flag=True,
+              help="Review every game (in memory) and report how much luck explains.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_app
 def simulate(app: AppContext, count: int, seat1: str, seat2: str, seed: int | None,
-             height: int, width: int, swap: bool | None, jobs: int, store: bool,
+             height: int, width: int, swap: bool | None, jobs: int, store: bool, luck: bool,
              as_json: bool) -> None:
     """Play computer against computer and compare the two levels.
 
@@ -259,40 +184,43 @@ def simulate(app: AppContext, count: int, seat1: str, seat2: str, seed: int | No
         plan = [game for _, s in plan for game in ((setup, s), (other, s))]
     started = time.perf_counter()
     if store:
-        if jobs > 1:
-            raise CliFailure("--jobs needs in-memory games (no --store)", exit_code=2)
+        if jobs > 1 or luck or REFERENCE in (seat1, seat2):
+            raise CliFailure("--jobs, --luck and the reference player need in-memory games "
+                             "(no --store)", exit_code=2)
         with app.services() as services:
-            results = _run_all(lambda s, seed: play_stored(services, s, seed), plan)
+            results = _run_all(plan, services)
     elif jobs > 1:
-        results = _run_parallel(plan, jobs)
+        results = _run_parallel(plan, jobs, luck)
     else:
-        results = _run_all(play_in_memory, plan)
+        results = _run_all(plan, luck=luck)
     seconds = time.perf_counter() - started
     if as_json:
         echo_json({"setup": setup, "swapped": swapped, "seats": seat_stats(setup, results),
                    "levels": level_stats(setup, results),
-                   "seat1_advantage": seat_advantage(results), "games": results,
-                   "stored": store})
+                   "seat1_advantage": seat_advantage(results), "luck": luck_share(results),
+                   "games": results, "stored": store})
     else:
         report(setup, results, store, swapped, seconds)
 
 
-def _run_all(player: Callable[[Setup, int], tuple[GameState, str | None]],
-             plan: list[tuple[Setup, int]]) -> list[GameResult]:
+def _run_all(plan: list[tuple[Setup, int]], services: Services | None = None,
+             luck: bool = False) -> list[GameResult]:
     results: list[GameResult] = []
     with click.progressbar(plan, label="simulating", file=sys.stderr) as bar:
         for setup, seed in bar:
-            results.append(run_game(player, setup, seed))
+            results.append(run_game(setup, seed, services, luck))
     return results
 
 
-def _play_one(game: tuple[Setup, int]) -> GameResult:
-    return run_game(play_in_memory, *game)
+def _play_one(game: tuple[Setup, int, bool]) -> GameResult:
+    setup, seed, luck = game
+    return run_game(setup, seed, luck=luck)
 
 
-def _run_parallel(plan: list[tuple[Setup, int]], jobs: int) -> list[GameResult]:
+def _run_parallel(plan: list[tuple[Setup, int]], jobs: int, luck: bool) -> list[GameResult]:
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        done: Iterator[GameResult] = pool.map(_play_one, plan, chunksize=1)
+        done: Iterator[GameResult] = pool.map(
+            _play_one, [(setup, seed, luck) for setup, seed in plan], chunksize=1)
         with click.progressbar(done, length=len(plan), label="simulating",
                                file=sys.stderr) as bar:
             return list(bar)

@@ -23,9 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from service.domain.commands import Advance, PlaceLine, RuleViolation
-from service.domain.events import Event
-from service.domain.render import axis_header, column_offsets, render_status
-from service.domain.state import EMPTY, OWNER_LETTERS, SEAT1, SEAT2, GameState, apply_in_place
+from service.domain.events import OWNERLESS, SEAT_LETTERS, Event
+from service.domain.fold import apply_in_place
+from service.domain.render import axis_header, board_cell, column_offsets, render_status
+from service.domain.state import GameState
 from service.errors import HintsOff
 
 from .replay import describe
@@ -97,7 +98,7 @@ class TerminalUI:
         self.scr = stdscr
         self.screen = Screen()
         self.cursor = Cursor.start(self.state)
-        self.colors: dict[int, int] = {}
+        self.colors: dict[str, int] = {}  # a seat's letter, R or : (the system's)
 
     @property
     def names(self) -> dict[int, str]:
@@ -120,10 +121,13 @@ class TerminalUI:
                 background = -1
             except curses.error:
                 background = curses.COLOR_BLACK
-            for seat, colour in ((SEAT1, curses.COLOR_BLUE), (SEAT2, curses.COLOR_RED),
-                                 (3, curses.COLOR_GREEN)):
-                curses.init_pair(seat, colour, background)
-                self.colors[seat] = curses.color_pair(seat)
+            for pair, (whose, colour) in enumerate(((("P",), curses.COLOR_BLUE),
+                                                    (("C",), curses.COLOR_RED),
+                                                    (("R", OWNERLESS), curses.COLOR_GREEN)),
+                                                   start=1):
+                curses.init_pair(pair, colour, background)
+                for who in whose:
+                    self.colors[who] = curses.color_pair(pair)
 
     def put(self, row: int, col: int, text: str, attr: int = 0) -> None:
         """Write what fits of `text` (a small terminal clips the board, never fails)."""
@@ -154,8 +158,7 @@ class TerminalUI:
         for y in range(g.height):
             self.put(top + y, 0, f"{y:>2}", curses.A_DIM)
             for x in range(g.width):
-                i = y * g.width + x
-                text, who = self.cell(st, x, y, i)
+                text, who = board_cell(st, x, y)
                 attr = self.colors.get(who, 0) if who else 0
                 if who and (x, y) in recent:
                     attr |= curses.A_BOLD
@@ -170,7 +173,7 @@ class TerminalUI:
             row += 1
         row += 1
         for text, seat in self.screen.log:
-            self.put(row, 0, text, self.colors.get(seat, 0))
+            self.put(row, 0, text, self.colors.get(SEAT_LETTERS.get(seat, "R"), 0) if seat else 0)
             row += 1
         row = max(row, top + g.height + 1 + LOG_LINES + 4)
         if note:
@@ -182,19 +185,6 @@ class TerminalUI:
                      + prompt_for(st).strip("[] >").split(";")[0])
         self.put(row + 1, 0, "game over — q to leave" if st.over else KEYS_HELP, curses.A_DIM)
         self.scr.refresh()
-
-    @staticmethod
-    def cell(st: GameState, x: int, y: int, i: int) -> tuple[str, int]:
-        if x % 2 == 0 and y % 2 == 0:
-            return "+", EMPTY
-        if y % 2 == 0:
-            who = st.lines[i]
-            return ("---" if who else "   "), who
-        if x % 2 == 0:
-            who = st.lines[i]
-            return ("|" if who else " "), who
-        who = st.owners[i]
-        return (f" {OWNER_LETTERS[who]} " if who else "   "), who
 
     # -- acting ----------------------------------------------------------------------
     def play_events(self, before: GameState, events: list[Event]) -> None:

@@ -1,9 +1,9 @@
 """``squares watch``: follow a game as it is played, its text board redrawn as its
 events arrive.
 
-The CLI works on the database, not over HTTP: it polls the game's events after the
-version it shows (`Services.event_page`) every ``--interval`` seconds and folds the
-new ones into its state. On a terminal the screen is cleared before each board;
+The CLI works on the database, not over HTTP: every ``--interval`` seconds it asks
+what is new since the version it shows (`Services.follow`: the new events and the
+state after them). On a terminal the screen is cleared before each board;
 otherwise (a pipe, a file) each new board follows the last after a blank line.
 Exits 0 once the game is over, printing the result; ``--once`` prints the current
 board and exits at once.
@@ -18,7 +18,7 @@ import click
 
 from service.domain.events import Event
 from service.domain.render import render
-from service.domain.state import GameState, apply_in_place
+from service.domain.state import GameState
 
 from .context import AppContext, pass_app
 from .replay import describe
@@ -79,15 +79,11 @@ def watch(app: AppContext, game_id: str, once: bool, interval: float) -> None:
         try:
             while not state.over:
                 time.sleep(interval)
-                stored, version = services.event_page(game_id, after=state.version)
-                if version <= state.version or not stored:
-                    continue
-                if stored[0].seq != state.version + 1:  # not a continuation: read afresh
-                    state = services.get_state(game_id)
-                else:
-                    for item in stored:
-                        apply_in_place(state, item.event)
-                show(game_id, state, [s.event for s in stored], clear=clear, first=False)
+                followed = services.follow(game_id, after=state.version)
+                if followed.events:
+                    state = followed.state
+                    show(game_id, state, [s.event for s in followed.events], clear=clear,
+                         first=False)
         except KeyboardInterrupt:
             click.echo("")
             raise click.exceptions.Exit(130) from None

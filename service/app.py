@@ -8,8 +8,8 @@ from typing import Any
 from flask import Flask, jsonify
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import access_log, api, headers, limits, sweeper, web
-from .api.errors import error_response
+from . import access_log, api, headers, lifecycle, limits, sweeper, web
+from .api.errors import api_error
 from .config import database_url, invite_ttl_seconds, trusted_proxies
 from .projections import background
 from .services import Services
@@ -22,6 +22,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     The schema is not created here: run ``squares db upgrade`` (``squares serve``
     does it for you) so that migrations stay the only way the schema changes.
+    What the app opens (the live hub's threads, the sweeper, the analyst, the
+    database pool) is let go by `lifecycle.close(app)`.
     """
     app = Flask(__name__)
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False)
@@ -37,7 +39,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                                 x_host=proxies, x_port=proxies)
     url = app.config.get("DATABASE_URL") or database_url()
     app.config["DATABASE_URL"] = url
-    app.extensions["squares"] = Services.from_url(url)
+    app.extensions["squares"] = services = Services.from_url(url)
+    lifecycle.on_close(app, services.store.dispose)  # the last to close
     invite_ttl_seconds()  # a bad setting stops the server at start, not a request later
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
@@ -54,7 +57,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         text: `readiness_problem` logs those)."""
         problem = app.extensions["squares"].store.readiness_problem()
         if problem is not None:
-            return error_response(503, "not_ready", problem)
+            return api_error("not_ready", problem)
         return jsonify(status="ok")
 
     api.init_app(app)
@@ -62,6 +65,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limits.init_app(app)
     headers.init_app(app)
     access_log.init_app(app)
-    sweeper.init_app(app)  # abandons stale games: a daemon thread per process
-    background.init_app(app)  # the analyst reviews ended games: a thread per process
+    for started in (sweeper.init_app(app),  # abandons stale games: a thread per process
+                    background.init_app(app)):  # the analyst reviews ended games: one too
+        if started is not None:
+            lifecycle.on_close(app, started.stop)
     return app

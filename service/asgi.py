@@ -22,6 +22,7 @@ from typing import Any
 
 from flask import Flask
 
+from . import lifecycle
 from .app import create_app
 from .live.hub import HANDOFF_KEY, Handoff, LiveHub
 from .wsgi_bridge import WsgiBridge
@@ -108,7 +109,7 @@ class SquaresAsgi:
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 self.hub.drain()
-                self.hub.close()
+                lifecycle.close(self.flask_app)  # the hub's, and whatever else it opened
                 self.bridge.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return

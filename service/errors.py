@@ -1,7 +1,8 @@
 """The service layer's errors: each has a stable ``code``, a ``message`` and ``details``.
 
 The domain's `service.domain.commands.RuleViolation` has the same three attributes
-and passes through the service layer unchanged.
+and passes through the service layer unchanged. What the API answers for each (its
+HTTP status) is written in one place, `service.api.statuses`.
 """
 
 from __future__ import annotations
@@ -90,20 +91,19 @@ class BadSetting(ServiceError):
 
 class TooManyGames(ServiceError):
     """A client address already has as many active games as it may create; details:
-    ``limit``. (The API answers 429.)"""
+    ``limit``."""
 
     code = "too_many_games"
 
 
 class HintsOff(ServiceError):
-    """A hint in a game whose creator did not turn hints on (online games). (The API
-    answers 403.)"""
+    """A hint in a game whose creator did not turn hints on (online games)."""
 
     code = "hints_off"
 
 
 class GameRunning(ServiceError):
     """A review asked for while the game is still being played (no help during
-    play). (The API answers 409.)"""
+    play)."""
 
     code = "game_running"

@@ -19,6 +19,9 @@ The metrics (``deploy/grafana-dashboard.json`` reads them):
   ``squares_games_abandoned_total{mode}``;
 - ``squares_ai_decision_seconds{level, purpose}``: one command of the computer
   player (purpose ``turn``) or a hint (``hint``);
+- ``squares_ai_time_limits_total``: AI decisions cut short by their last-resort CPU
+  time limit (``service.domain.ai.budget``; each is also logged as a warning): above
+  zero, play is no longer the same on every machine;
 - ``squares_live_streams_open``: open live streams (summed over live processes);
 - ``squares_rate_limited_total{route, code}``: requests refused with 429;
 - ``squares_database_errors_total{kind}``: ``outage`` (answered 503) or ``error``.
@@ -33,6 +36,7 @@ from contextlib import contextmanager
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, multiprocess
 
+from .domain.ai import budget as ai_budget
 from .domain.commands import Command
 from .domain.events import Event, GameAbandoned, GameCreated, GameOver
 from .domain.players import Strategy
@@ -61,6 +65,9 @@ RATE_LIMITED = Counter("squares_rate_limited", "Requests refused with 429",
                        ["route", "code"])
 DATABASE_ERRORS = Counter("squares_database_errors",
                           "Requests that failed on the database", ["kind"])
+AI_TIME_LIMITS = Counter("squares_ai_time_limits",
+                         "AI decisions that reached their last-resort CPU time limit")
+ai_budget.ON_TIME_LIMIT.append(AI_TIME_LIMITS.inc)
 
 
 def request_answered(method: str, route: str, status: int, seconds: float) -> None:

@@ -106,10 +106,10 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def send_400_response(self, msg: str) -> None:
         if self._squares_oversized:
-            self._refuse(431, "Request Header Fields Too Large", "headers_too_large",
+            self._refuse("headers_too_large", "Request Header Fields Too Large",
                          f"the request's headers exceed {self.max_header_bytes} bytes")
         else:
-            self._refuse(400, "Bad Request", "bad_request", "the request is not valid HTTP")
+            self._refuse("bad_request", "Bad Request", "the request is not valid HTTP")
 
     def _arm_header_timer(self) -> None:
         self._cancel_header_timer()
@@ -123,14 +123,17 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _headers_too_slow(self) -> None:
         self._squares_timer = None
-        self._refuse(408, "Request Timeout", "request_timeout",
+        self._refuse("request_timeout", "Request Timeout",
                      f"the request's headers did not arrive within {self.header_timeout_s:g} s")
 
-    def _refuse(self, status: int, reason: str, code: str, message: str) -> None:
+    def _refuse(self, code: str, reason: str, message: str) -> None:
+        # here, not at the top: the gunicorn master imports this module, the API not
+        from .api.statuses import http_error
+
         self._cancel_header_timer()
         transport = self._squares_transport
         if not transport.is_closing():
-            transport.write(raw_error(status, reason, code, message))
+            transport.write(raw_error(http_error(code).status, reason, code, message))
             transport.close()
 
 

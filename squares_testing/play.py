@@ -64,8 +64,8 @@ def own_level(state: GameState) -> Strategy:
 def new_game(command: NewGame) -> tuple[list[Event], GameState]:
     """The events `command` starts a game with, and its state (knowing the seed of a
     ranked game, as the server does)."""
+    from service.domain.fold import fold
     from service.domain.start import start_game
-    from service.domain.state import fold
 
     events = start_game(command)
     state = fold(events)
@@ -83,8 +83,9 @@ def play_out(start: NewGame | GameState, strategy: Strategy | StrategyFor = own_
     function of the state that picks one). `on_turn(state, events)` sees each turn
     before it is applied; `until(state)` may stop the game early. Returns the events
     and the last state."""
+    from service.domain.fold import apply_all
     from service.domain.players import play_turn
-    from service.domain.state import GameState, apply_all
+    from service.domain.state import GameState
 
     events, state = ([], start) if isinstance(start, GameState) else new_game(start)
     pick: StrategyFor = (strategy if not hasattr(strategy, "next_command")

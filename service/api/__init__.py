@@ -7,8 +7,9 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, render_template
 from flask_smorest import Api
 
-from . import analysis, errors, feed, online  # noqa: F401 - they add their routes to blp
-from .routes import blp
+# analysis, feed, online and routes add their endpoints to blp
+from . import analysis, errors, feed, online, routes, statuses  # noqa: F401
+from .blueprint import blp
 from .schemas import ErrorSchema, HealthSchema
 
 
@@ -28,8 +29,10 @@ API_CONFIG: dict[str, Any] = {
             "securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}},
         },
         "info": {"description": "Every error answers {\"error\": {\"code\", \"message\", "
-                                "\"details\"}}. Moves need the game's token as "
-                                "`Authorization: Bearer <token>`."},
+                                "\"details\"}}, its code at one status: "
+                                + statuses.summary() + ". Moves need the game's token as "
+                                "`Authorization: Bearer <token>`.",
+                 "x-error-codes": statuses.table()},
     },
 }
 
@@ -45,7 +48,7 @@ def api_page() -> str:
 HEALTH_PATHS = {
     "/healthz": ("Liveness: the process answers (the database is not touched).", {}),
     "/readyz": ("Readiness: the database answers and its schema is the newest migration.",
-                {"503": {"description": "not_ready: the reason, in the error shape",
+                {"503": {"description": statuses.http_error("not_ready").code,
                          "content": {"application/json": {"schema": ErrorSchema}}}}),
 }
 

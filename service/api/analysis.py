@@ -7,9 +7,9 @@ from typing import Any
 from flask import Response, jsonify
 from marshmallow import Schema, fields, validate
 
+from ..errors import GameNotFound, GameRunning
 from ..services import Analysis
-from .routes import _game_id, _services, blp
-from .schemas import ErrorSchema
+from .blueprint import blp, checked_game_id, current_services, error_responses
 from .views import timestamp
 
 
@@ -101,28 +101,18 @@ class AnalysisSchema(Schema):
     seats = fields.List(fields.Nested(SeatReviewSchema))
 
 
-ANALYSIS_ERRORS = {404: "game_not_found",
-                   409: "game_running: no review while the game is played"}
-
-
-def _errors(view: Any) -> Any:
-    for status, description in ANALYSIS_ERRORS.items():
-        view = blp.alt_response(status, schema=ErrorSchema, description=description)(view)
-    return view
-
-
 @blp.route("/games/<game_id>/analysis", methods=["GET"])
 @blp.response(200, AnalysisSchema, description="the review")
 @blp.alt_response(202, schema=AnalysisSchema,
                   description='{"status": "pending"}: the game has ended; its review '
                               "is on its way (the analyst follows the games that end)")
-@_errors
+@error_responses(GameNotFound, GameRunning)
 def analysis(game_id: str) -> Response:
     """An ended game's review: per turn, the best stage 1 against what was played, what
     the stage-2 line gave the opponent against the least possible, and what the
     random pieces changed; per seat, accuracy, points given away, luck and the
     three largest mistakes. 409 ``game_running`` while the game is played."""
-    return analysis_response(game_id, _services().analysis(_game_id(game_id)))
+    return analysis_response(game_id, current_services().analysis(checked_game_id(game_id)))
 
 
 def analysis_response(game_id: str, found: Analysis) -> Response:

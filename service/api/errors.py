@@ -1,7 +1,8 @@
 """One error shape for every failure: ``{"error": {"code", "message", "details"}}``.
 
 Domain and service errors keep their stable codes; HTTP-level failures (bad JSON,
-schema errors, unknown routes, oversized bodies) get codes of their own here.
+schema errors, unknown routes, oversized bodies) get codes of their own. Every code's
+status comes from the one table, `statuses`.
 
 A database that cannot be reached or used (`database_outage`: a refused or lost
 connection, the pool's checkout timeout, PostgreSQL shutting down or out of disk,
@@ -30,6 +31,7 @@ from .. import metrics
 from ..domain.commands import RuleViolation
 from ..errors import ServiceError
 from ..web.errors import error_page
+from .statuses import HTTP_CODES, http_error, rule_status, service_error
 
 try:
     import psycopg
@@ -41,40 +43,6 @@ log = logging.getLogger(__name__)
 RETRY_AFTER_S = 2  # a constant: clients back off a little, then try again
 UNAVAILABLE_MESSAGE = "the database is not available; try again shortly"
 
-SERVICE_STATUS = {
-    "game_not_found": 404,
-    "step_out_of_range": 404,
-    "high_score_not_found": 404,
-    "token_missing": 401,
-    "token_invalid": 403,
-    "version_conflict": 409,
-    "not_computer_turn": 409,
-    "not_online": 409,
-    "invite_invalid": 403,
-    "invite_claimed": 409,
-    "invite_expired": 410,
-    "invalid_stream": 400,
-    "too_many_games": 429,
-    "hints_off": 403,
-    "game_running": 409,
-}
-
-# Rule violations no game state could make valid: 422. The rest depend on the
-# state of the game (whose turn, which stage, what is drawn): 409.
-NEVER_VALID = frozenset({
-    "out_of_field", "not_a_line_slot", "invalid_name", "invalid_level", "invalid_mode",
-    "invalid_field_size", "unknown_command",
-})
-
-HTTP_CODES = {
-    400: "bad_request",
-    404: "not_found",
-    405: "method_not_allowed",
-    413: "body_too_large",
-    415: "unsupported_media_type",
-    429: "rate_limited",
-}
-
 
 def error_response(status: int, code: str, message: str,
                    details: dict[str, Any] | None = None) -> Response:
@@ -83,14 +51,21 @@ def error_response(status: int, code: str, message: str,
     return response
 
 
-def rule_status(code: str) -> int:
-    return 422 if code in NEVER_VALID else 409
+def api_error(code: str, message: str | None = None,
+              details: dict[str, Any] | None = None) -> Response:
+    """The answer of one of the API's own codes (`statuses.HTTP_ERRORS`), at its
+    status; `message` defaults to the code's meaning."""
+    kind = http_error(code)
+    return error_response(kind.status, kind.code, message or kind.meaning, details)
 
 
 def _on_service_error(error: ServiceError) -> Response:
-    status = SERVICE_STATUS.get(error.code, 400)
-    response = error_response(status, error.code, error.message, error.details)
-    if status == 401:
+    kind = service_error(error)
+    if kind.status >= 500:  # the server's own trouble: its text goes to the log only
+        log.error("%s on %s %s: %s", kind.code, request.method, request.path, error.message)
+        return error_response(kind.status, kind.code, kind.meaning)
+    response = error_response(kind.status, kind.code, error.message, error.details)
+    if kind.status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="squares"'
     return response
 
@@ -113,12 +88,10 @@ def _on_http_exception(error: HTTPException) -> Response | HTTPException:
     status = error.code or 500
     data = getattr(error, "data", None) or {}
     messages = data.get("messages")
-    if messages is not None:  # webargs (see routes.ArgumentsParser)
-        if isinstance(getattr(error, "exc", None), ValidationError):  # failed its schema
-            return error_response(400, "invalid_request",
-                                  "the request does not match its schema", {"fields": messages})
-        return error_response(400, "malformed_json", "the request body is not valid JSON",
-                              {"fields": messages})
+    if messages is not None:  # webargs (see blueprint.ArgumentsParser)
+        failed_schema = isinstance(getattr(error, "exc", None), ValidationError)
+        return api_error("invalid_request" if failed_schema else "malformed_json",
+                         details={"fields": messages})
     code = HTTP_CODES.get(status, f"http_{status}")
     message = error.description or error.name
     if status == 413:
@@ -197,7 +170,7 @@ def _on_outage(error: Exception) -> Response | HTTPException:
     g.squares_retry_after = RETRY_AFTER_S  # see _keep_retry_after
     if not _wants_json():
         return error_page(ServiceUnavailable(UNAVAILABLE_MESSAGE, retry_after=RETRY_AFTER_S))
-    response = error_response(503, "unavailable", UNAVAILABLE_MESSAGE)
+    response = api_error("unavailable", UNAVAILABLE_MESSAGE)
     response.headers["Retry-After"] = str(RETRY_AFTER_S)
     return response
 
@@ -221,7 +194,7 @@ def _on_unexpected(error: Exception) -> Response | HTTPException:
     log.exception("unhandled error on %s %s", request.method, request.path, exc_info=error)
     if not _wants_json():
         return error_page(InternalServerError(original_exception=error))
-    return error_response(500, "internal_error", "something went wrong on our side")
+    return api_error("internal_error", "something went wrong on our side")
 
 
 def register(app: Flask) -> None:

@@ -28,26 +28,20 @@ while its stream has something to send is dropped).
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
 
 from flask import Flask, Response, current_app, request
 
-from ..live import LiveHub, LiveSettings, Page, StreamRequest, offer, slots
+from ..errors import GameNotFound
+from ..live import LiveHub, Page, StreamRequest, hub_of, offer
+from ..live import init_app as init_live
 from ..live.sse import GAME_OVER, sse_event
 from . import schemas as s
-from .errors import error_response
-from .routes import _errors, _game_id, _services, blp
+from .blueprint import blp, checked_game_id, current_services, error_responses
+from .errors import api_error
 from .views import event_view
 
-SETTINGS = {
-    "SQUARES_LIVE_PER_CLIENT": slots.PER_CLIENT,
-    "SQUARES_LIVE_TOTAL": slots.PER_PROCESS,
-    "SQUARES_LIVE_HEARTBEAT_S": 15.0,
-    "SQUARES_LIVE_MAX_S": 3600.0,
-    "SQUARES_LIVE_WRITE_TIMEOUT_S": 30.0,
-}
 POSITION = re.compile(r"^\s*(\d{1,10})\s*$")
 RETRY_AFTER_S = 5
 POLL_RETRY_MS = 2000
@@ -55,8 +49,8 @@ SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
 def init_app(app: Flask) -> None:
-    for key, default in SETTINGS.items():
-        app.config.setdefault(key, type(default)(os.environ.get(key, default)))
+    """The app's live hub (`service.live.init_app`), reading pages of SSE text whose
+    events are shown as ``/events`` shows them."""
     services = app.extensions["squares"]
 
     def read(game_id: str, after: int) -> Page:
@@ -65,14 +59,7 @@ def init_app(app: Flask) -> None:
                          for e in events)
         return Page(messages, version, over)
 
-    settings = LiveSettings(
-        per_client=app.config["SQUARES_LIVE_PER_CLIENT"],
-        total=app.config["SQUARES_LIVE_TOTAL"],
-        heartbeat_s=app.config["SQUARES_LIVE_HEARTBEAT_S"],
-        max_s=app.config["SQUARES_LIVE_MAX_S"],
-        write_timeout_s=app.config["SQUARES_LIVE_WRITE_TIMEOUT_S"],
-    )
-    app.extensions["squares_live"] = LiveHub(services.store, read, settings)
+    init_live(app, read)
 
 
 def _after() -> int | None:
@@ -84,8 +71,8 @@ def _after() -> int | None:
     return int(match.group(1))
 
 
-def _refused(status: int, code: str, message: str) -> Any:
-    response = error_response(status, code, message)
+def _refused(code: str, message: str) -> Any:
+    response = api_error(code, message)
     response.headers["Retry-After"] = str(RETRY_AFTER_S)
     return response
 
@@ -94,28 +81,27 @@ def _refused(status: int, code: str, message: str) -> Any:
 @blp.response(200, description="text/event-stream: one message per event "
                                "(id = seq, event = type, data = the event as in /events)",
               content_type="text/event-stream")
-@_errors(400, 404)
+@error_responses("invalid_request", GameNotFound, "too_many_streams", "streams_full")
 def live(game_id: str) -> Any:
     """Follow a game as it is played (Server-Sent Events; resumes after Last-Event-ID).
     With ``?viewers=1`` the stream counts as a spectator and also receives
     ``event: viewers`` messages (``{"count": N}``, no id) when their number changes."""
-    services = _services()
-    game_id = _game_id(game_id)
+    game_id = checked_game_id(game_id)
     after = _after()
     if after is None:
-        return error_response(400, "invalid_request",
-                              "Last-Event-ID (or after) must be a non-negative integer")
-    services.get_summary(game_id)  # 404 before any stream opens
-    hub: LiveHub = current_app.extensions["squares_live"]
+        return api_error("invalid_request",
+                         "Last-Event-ID (or after) must be a non-negative integer")
+    current_services().get_summary(game_id)  # 404 before any stream opens
+    hub = hub_of(current_app)
     if hub.draining:
-        return _refused(503, "streams_full", "this server is restarting; try another")
+        return _refused("streams_full", "this server is restarting; try another")
     client = request.remote_addr or "-"
     refused = hub.slots.take(client)
     if refused == "client":
-        return _refused(429, "too_many_streams",
+        return _refused("too_many_streams",
                         f"at most {hub.slots.per_client} open streams per client")
     if refused == "total":
-        return _refused(503, "streams_full", "this server has no stream free")
+        return _refused("streams_full", "this server has no stream free")
     wanted = StreamRequest(game_id, after, request.args.get("viewers") == "1", client)
     if not offer(request.environ, wanted):
         hub.slots.release(client)

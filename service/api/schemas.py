@@ -9,6 +9,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
+from ..domain.names import NAME_MAX
 from ..domain.start import LEVELS, MODES
 from ..store import GameSummary
 
@@ -42,7 +43,8 @@ class NewGameSchema(Schema):
 
     player_name = fields.String(
         required=True,
-        metadata={"description": "1-32 characters after trimming, no control characters"},
+        metadata={"description": f"1-{NAME_MAX} characters after trimming, no control "
+                                 "characters"},
     )
     difficulty = fields.String(load_default="moderate", metadata={"enum": list(LEVELS)})
     mode = fields.String(load_default="vs_computer", metadata={"enum": list(MODES)})
@@ -258,7 +260,7 @@ class CreatedSchema(Schema):
 class ClaimSchema(Schema):
     code = fields.String(required=True, validate=validate.Length(1, 200))
     name = fields.String(required=True, metadata={
-        "description": "the friend's name, 1-32 characters after trimming"})
+        "description": f"the friend's name, 1-{NAME_MAX} characters after trimming"})
 
 
 class ClaimedSchema(Schema):

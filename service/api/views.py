@@ -10,30 +10,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from ..domain.board import Geometry
 from ..domain.commands import Advance, Command, PlaceLine
 from ..domain.events import SEAT_LETTERS, Event
 from ..domain.rules import legal_actions
-from ..domain.state import OWNER_LETTERS, SEAT1, SEAT2, GameState, TurnRecord
+from ..domain.state import GameState, TurnRecord
 from ..store import GameSummary, HighScore, StoredEvent
-
-LINE_AUTHORS = {SEAT1: "P", SEAT2: "C"}  # anything else: "R" (walls, random, initial)
-
-
-Cells = tuple[tuple[int, int, int], ...]
-_CELLS: dict[tuple[int, int], tuple[Cells, Cells]] = {}
-
-
-def _cells(geometry: Geometry) -> tuple[Cells, Cells]:
-    """``(index, x, y)`` of every line slot and of every box of a field size."""
-    key = (geometry.height, geometry.width)
-    cells = _CELLS.get(key)
-    if cells is None:
-        w = geometry.width
-        cells = (tuple((i, i % w, i // w) for i in geometry.slots),
-                 tuple((i, i % w, i // w) for i in geometry.boxes))
-        _CELLS[key] = cells
-    return cells
 
 
 def event_data(event: Event) -> dict[str, Any]:
@@ -50,19 +31,8 @@ def timestamp(moment: datetime | None) -> str | None:
 
 
 def state_view(game_id: str, state: GameState) -> dict[str, Any]:
-    width = state.width
-    slots, cells = _cells(state.geometry)
-    drawn, owners = state.lines, state.owners
-    lines = [
-        {"x": x, "y": y, "by": LINE_AUTHORS.get(drawn[i], "R")}
-        for i, x, y in slots
-        if drawn[i]
-    ]
-    boxes = [
-        {"x": x, "y": y, "owner": OWNER_LETTERS[owners[i]]}
-        for i, x, y in cells
-        if owners[i]
-    ]
+    lines = [{"x": x, "y": y, "by": by} for x, y, by in state.drawn_lines()]
+    boxes = [{"x": x, "y": y, "owner": owner} for x, y, owner in state.owned_boxes()]
     legal = legal_actions(state)
     game = state.game
     return {
@@ -76,7 +46,7 @@ def state_view(game_id: str, state: GameState) -> dict[str, Any]:
         "hints": game.hints,
         "first_seat": game.first_seat,
         "height": state.height,
-        "width": width,
+        "width": state.width,
         "seats": [
             {"seat": n, "name": s.name, "kind": s.kind, "level": s.level,
              "letter": SEAT_LETTERS[n]}

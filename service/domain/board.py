@@ -63,6 +63,9 @@ class Geometry:
     boxes_of_slot: dict[int, tuple[int, ...]] = field(repr=False)
     # box index -> ((direction, neighbour box index), ...) for boxes inside the field
     neighbours: dict[int, tuple[tuple[int, int], ...]] = field(repr=False)
+    # (index, x, y) of every line slot / every box, row by row (for readers)
+    slot_points: tuple[tuple[int, int, int], ...] = field(repr=False, compare=False)
+    box_points: tuple[tuple[int, int, int], ...] = field(repr=False, compare=False)
 
     @property
     def cells(self) -> int:
@@ -124,4 +127,6 @@ def geometry(height: int = DEFAULT_HEIGHT, width: int = DEFAULT_WIDTH) -> Geomet
         sides_of_box=sides_of_box,
         boxes_of_slot={k: tuple(v) for k, v in boxes_of_slot.items()},
         neighbours=neighbours,
+        slot_points=tuple((i, i % width, i // width) for i in slots),
+        box_points=tuple((b, b % width, b // width) for b in boxes),
     )

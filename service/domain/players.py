@@ -11,8 +11,9 @@ from typing import Protocol
 
 from .commands import Advance, Command, PlaceLine
 from .events import Event
+from .fold import apply_in_place
 from .rules import decide, legal_actions, regular_squares
-from .state import GameState, apply_in_place
+from .state import GameState
 
 
 class Strategy(Protocol):

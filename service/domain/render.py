@@ -14,9 +14,11 @@ the coordinates of RULES F2, as the web board, hints and captions use them.
 
 from __future__ import annotations
 
-from .state import EMPTY, OWNER_LETTERS, SEAT1, SEAT2, GameState
+from .events import OWNERLESS
+from .state import GameState
 
-_COLORS = {SEAT1: "\033[34m", SEAT2: "\033[31m", 3: "\033[32m"}
+# RULES T7: seat 1 blue, seat 2 red, the system (walls, random lines, ownerless) green
+_COLORS = {"P": "\033[34m", "C": "\033[31m", "R": "\033[32m", OWNERLESS: "\033[32m"}
 _BOLD = "\033[1m"
 _RESET = "\033[0m"
 
@@ -46,6 +48,22 @@ def axis_header(width: int, margin: int = 3) -> list[str]:
     return lines
 
 
+def board_cell(state: GameState, x: int, y: int) -> tuple[str, str | None]:
+    """The text of the cell (x, y) and whose it is: a seat's letter, ``R`` for a
+    line of the system, ``:`` for an ownerless box, None for a dot or what is not
+    drawn or formed yet."""
+    if x % 2 == 0 and y % 2 == 0:
+        return "+", None
+    if y % 2 == 0:
+        who = state.line_by(x, y)
+        return ("---" if who else "   "), who
+    if x % 2 == 0:
+        who = state.line_by(x, y)
+        return ("|" if who else " "), who
+    who = state.box_owner(x, y)
+    return (f" {who} " if who else "   "), who
+
+
 def render_board(state: GameState, color: bool = False, axes: bool = False) -> str:
     g = state.geometry
     recent = set(state.current_turn.lines) | set(state.current_turn.squares)
@@ -55,18 +73,7 @@ def render_board(state: GameState, color: bool = False, axes: bool = False) -> s
     for y in range(g.height):
         cells = []
         for x in range(g.width):
-            i = y * g.width + x
-            if x % 2 == 0 and y % 2 == 0:
-                text, who = "+", EMPTY
-            elif x % 2 == 1 and y % 2 == 0:
-                who = state.lines[i]
-                text = "---" if who else "   "
-            elif x % 2 == 0:
-                who = state.lines[i]
-                text = "|" if who else " "
-            else:
-                who = state.owners[i]
-                text = f" {OWNER_LETTERS[who]} " if who else "   "
+            text, who = board_cell(state, x, y)
             if color and who:
                 bold = _BOLD if (x, y) in recent else ""
                 text = f"{bold}{_COLORS[who]}{text}{_RESET}"

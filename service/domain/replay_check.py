@@ -32,10 +32,11 @@ from .events import (
     SeedRevealed,
     StageAdvanced,
 )
+from .fold import apply_in_place, fold
 from .rules import decide
 from .seeds import commitment
 from .start import start_game
-from .state import CorruptStream, GameState, apply_in_place, fold
+from .state import CorruptStream, GameState
 
 
 def replay_check(events: list[Event], *, partial_tail: bool = False,

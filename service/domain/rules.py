@@ -28,10 +28,11 @@ from .events import (
     SeedRevealed,
     StageAdvanced,
 )
+from .fold import apply_in_place
 from .names import clean_name
 from .seeds import game_rng
 from .start import HUMAN_MODES
-from .state import EMPTY, GameState, apply_in_place
+from .state import EMPTY, GameState
 
 PENALTY = 5
 ABANDON_REASONS = ("idle", "invite_expired")

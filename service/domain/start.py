@@ -12,10 +12,11 @@ from __future__ import annotations
 from .board import FieldSizeError, geometry
 from .commands import NewGame, RuleViolation
 from .events import Event, GameCreated, Seat
+from .fold import fold
 from .names import clean_name
 from .random_lines import initial_line_count
 from .seeds import commitment, game_rng
-from .state import GameState, fold
+from .state import GameState
 
 LEVELS = ("easy", "moderate", "hard", "expert")
 MODES = ("vs_computer", "two_players", "online", "computer_vs_computer")

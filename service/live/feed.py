@@ -9,9 +9,9 @@ so an event committed between the two still wakes it.
 How the one watcher thread of a process learns that a game changed:
 
 - PostgreSQL: ``LISTEN squares_events`` on a dedicated autocommit connection (outside
-  the SQLAlchemy pool). The append transaction sends ``NOTIFY squares_events,
-  '<game_id>:<last seq>'`` (`store.events.EventRepository.announce`), which
-  PostgreSQL delivers only on commit. Notifications are not replayed to a listener
+  the SQLAlchemy pool; `EventStore.listen`). The append transaction sends ``NOTIFY
+  squares_events, '<game_id>:<last seq>'`` (`store.events.EventRepository.announce`),
+  which PostgreSQL delivers only on commit. Notifications are not replayed to a listener
   that was down, so after (re)connecting, and every `SAFETY_POLL_S` anyway, the
   watcher also polls the versions of the watched games.
 - SQLite: no notifications exist, so the watcher runs one indexed query every
@@ -36,13 +36,14 @@ from contextlib import contextmanager
 from functools import partial
 
 from ..store import EventStore
-from ..store.events import NOTIFY_CHANNEL as CHANNEL
+from ..store.notifications import ListenerLost
 from .timeouts import Timeouts
 
 log = logging.getLogger(__name__)
 
 POLL_S = 0.1  # SQLite: how often the versions of the watched games are read
 SAFETY_POLL_S = 5.0  # PostgreSQL: a poll even without notifications
+READ_TIMEOUT_S = 5.0  # PostgreSQL: the longest a poll's statement may run
 
 
 class Feed:
@@ -197,7 +198,7 @@ class Feed:
             ids = list(self._watchers)
         if not ids:
             return
-        with self.store.unit_of_work(write=False) as uow:
+        with self.store.unit_of_work(write=False, timeout_s=READ_TIMEOUT_S) as uow:
             versions = uow.games.versions(ids)
         for game_id, version in versions.items():
             self.changed(game_id, version)
@@ -231,23 +232,17 @@ class Feed:
             log.exception("live feed: polling the watched games failed")
 
     def _listen(self) -> None:
-        import psycopg
-
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self.store.libpq_dsn(), autocommit=True,
-                                     connect_timeout=10) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
+                with self.store.listen() as listener:
                     self._poll_safely()  # whatever was missed while not listening
                     while not self._stop.is_set():
-                        for notify in conn.notifies(timeout=self.safety_poll_s):
-                            game_id, _, seq = notify.payload.rpartition(":")
-                            if seq.isdigit():
-                                self.changed(game_id, int(seq))
+                        for game_id, seq in listener.changes(self.safety_poll_s):
+                            self.changed(game_id, seq)
                         if self._idle():
                             return
                         self._poll_safely()
-            except psycopg.Error:
+            except ListenerLost:
                 log.exception("live feed: the LISTEN connection failed; reconnecting")
                 if self._stop.wait(1.0) or self._idle():
                     return

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import threading
 import time
@@ -30,7 +31,7 @@ from .. import config, metrics, security
 from ..store import EventStore
 from .feed import Feed
 from .reads import Page, SharedReads
-from .slots import StreamSlots
+from .slots import PER_CLIENT, PER_PROCESS, StreamSlots
 from .sse import stream
 from .viewers import Viewers
 
@@ -70,6 +71,16 @@ def offer(environ: dict[str, Any], request: StreamRequest) -> bool:
     return True
 
 
+# The settings (app config, defaulting to the environment, then to these).
+SETTINGS = {
+    "SQUARES_LIVE_PER_CLIENT": PER_CLIENT,
+    "SQUARES_LIVE_TOTAL": PER_PROCESS,
+    "SQUARES_LIVE_HEARTBEAT_S": 15.0,
+    "SQUARES_LIVE_MAX_S": 3600.0,
+    "SQUARES_LIVE_WRITE_TIMEOUT_S": 30.0,
+}
+
+
 @dataclass(frozen=True)
 class LiveSettings:
     per_client: int
@@ -77,6 +88,17 @@ class LiveSettings:
     heartbeat_s: float
     max_s: float
     write_timeout_s: float
+
+    @classmethod
+    def of(cls, app_config: dict[str, Any]) -> LiveSettings:
+        """The settings of an app (its config, filled in from the environment)."""
+        for key, default in SETTINGS.items():
+            app_config.setdefault(key, type(default)(os.environ.get(key, default)))
+        return cls(per_client=app_config["SQUARES_LIVE_PER_CLIENT"],
+                   total=app_config["SQUARES_LIVE_TOTAL"],
+                   heartbeat_s=app_config["SQUARES_LIVE_HEARTBEAT_S"],
+                   max_s=app_config["SQUARES_LIVE_MAX_S"],
+                   write_timeout_s=app_config["SQUARES_LIVE_WRITE_TIMEOUT_S"])
 
 
 class LiveHub:
@@ -130,9 +152,13 @@ class LiveHub:
                       viewers=self.viewers if request.spectator else None,
                       viewer=_viewer(request))
         try:
-            async with contextlib.aclosing(body):
-                async for chunk in body:
-                    await self._write(task, send, chunk)
+            try:
+                async with contextlib.aclosing(body):
+                    async for chunk in body:
+                        await self._write(task, send, chunk)
+            except Exception:  # noqa: BLE001 - e.g. a read failed (the database away, slow)
+                # the stream ends; the client comes back with Last-Event-ID
+                log.exception("live stream of game %s failed; ended", request.game_id)
             await self._write(task, send, b"", more=False)
         except asyncio.CancelledError:
             if task in self._stalled:

@@ -34,7 +34,15 @@ from ..store import EventStore, GameSummary, HighScore, StoredEvent
 from .admin import AdminService
 from .play import PlayService
 from .queries import QueryService
-from .results import ClaimedSeat, CreatedGame, Invite, MoveResult, Problem, Waiting
+from .results import (
+    ClaimedSeat,
+    CreatedGame,
+    Followed,
+    Invite,
+    MoveResult,
+    Problem,
+    Waiting,
+)
 from .retention import RetentionService, Sweep
 from .reviews import Analysis, ReviewService
 from .streams import parse_stream
@@ -50,6 +58,7 @@ __all__ = [
     "Analysis",
     "ClaimedSeat",
     "CreatedGame",
+    "Followed",
     "GameExists",
     "GameNotFound",
     "GameRunning",

@@ -9,8 +9,9 @@ from datetime import timedelta
 from .. import security
 from ..domain.commands import RuleViolation
 from ..domain.events import Event, EventFormatError
+from ..domain.fold import fold
 from ..domain.names import clean_name
-from ..domain.state import CorruptStream, fold
+from ..domain.state import CorruptStream
 from ..errors import GameExists, GameNotFound
 from ..store import HighScore, UnitOfWork
 from ..store.games import summary_of

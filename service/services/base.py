@@ -13,10 +13,11 @@ from .. import config, metrics, security
 from ..domain import ai
 from ..domain.commands import Abandon
 from ..domain.events import Event
+from ..domain.fold import apply_all
 from ..domain.players import play_turn
 from ..domain.retention import abandon_reason
 from ..domain.rules import decide
-from ..domain.state import GameState, apply_all
+from ..domain.state import GameState
 from ..errors import BadSetting, TokenInvalid, TokenMissing, VersionConflict
 from ..store import EventStore, StoredGame, UnitOfWork, make_engine, utcnow
 from .hints import HintCache

@@ -19,9 +19,9 @@ from datetime import timedelta
 
 from .. import security
 from ..domain.commands import ClaimSeat
+from ..domain.fold import apply_all
 from ..domain.retention import abandon_reason
 from ..domain.rules import abandoned_violation, decide
-from ..domain.state import apply_all
 from ..errors import InviteClaimed, InviteExpired, InviteInvalid, NotOnline
 from ..store import UnitOfWork
 from .base import ServiceBase

@@ -27,10 +27,11 @@ from collections.abc import Callable
 from .. import config, metrics, security
 from ..domain import ai
 from ..domain.commands import Advance, Command, NewGame, PlaceLine, RuleViolation
+from ..domain.fold import apply_all
 from ..domain.rules import check_playable, decide
 from ..domain.seeds import new_seed
 from ..domain.start import start_game, start_state
-from ..domain.state import GameState, apply_all
+from ..domain.state import GameState
 from ..errors import HintsOff, NotComputerTurn, TooManyGames, VersionConflict
 from ..store import StoredEvent, StoredGame, UnitOfWork
 from .base import computer_owes_a_turn, is_computer_turn

@@ -1,11 +1,16 @@
-"""Reading: a game's state and summary, replay steps, event pages, listings."""
+"""Reading: a game's state and summary, replay steps and scores, event pages,
+following a game, listings."""
 
 from __future__ import annotations
 
+from ..domain.fold import score_series
 from ..domain.state import GameState
 from ..errors import StepOutOfRange
 from ..store import GameSummary, HighScore, StoredEvent, UnitOfWork
 from .base import ServiceBase
+from .results import Followed
+
+LIVE_READ_TIMEOUT_S = 5.0
 
 
 class QueryService(ServiceBase):
@@ -33,6 +38,27 @@ class QueryService(ServiceBase):
             state = uow.state(game_id, step)[1]
             event = uow.events.load(game_id, after=step - 1, upto=step)[0]
             return state, event, version
+
+    def score_series(self, game_id: str) -> list[tuple[int, int]]:
+        """Both seats' scores after each step (step 1: the game as created), for a
+        replay's chart: ``len(series)`` is the game's version."""
+        with self.store.unit_of_work(write=False) as uow:
+            version = uow.games.get(game_id).summary.version
+            stored = uow.events.load(game_id, after=0, upto=version)
+        return score_series(s.event for s in stored)
+
+    def follow(self, game_id: str, after: int) -> Followed:
+        """What is new in `game_id` since version `after` (a follower's position):
+        the events after it, oldest first, and the state after them, read as
+        `get_state` reads it (a game past its time is abandoned first). No events
+        when nothing happened; the follower's next `after` is ``state.version``.
+        What a watcher polls (``squares watch``, an online game's waiting seat)."""
+        state = self._load_settled(game_id)[1]
+        if state.version <= after:
+            return Followed([], state)
+        with self.store.unit_of_work(write=False) as uow:
+            events = uow.events.load(game_id, after=after, upto=state.version)
+        return Followed(events, state)
 
     def list_games(self, *, status: str | None = None, player: str | None = None,
                    limit: int = 20, offset: int = 0,
@@ -62,8 +88,9 @@ class QueryService(ServiceBase):
                   limit: int = 500) -> tuple[list[StoredEvent], int, bool]:
         """The events after `after` (at most `limit`), the version they were read at
         and whether the game is over (finished or abandoned), read together (for the
-        live feed)."""
-        with self.store.unit_of_work(write=False) as uow:
+        live feed: no statement of it runs longer than `LIVE_READ_TIMEOUT_S`, since
+        the streams of the game, and the feed's watcher, wait for it)."""
+        with self.store.unit_of_work(write=False, timeout_s=LIVE_READ_TIMEOUT_S) as uow:
             summary = uow.games.get(game_id).summary
             events = uow.events.load(game_id, after=after, upto=summary.version, limit=limit)
             return events, summary.version, summary.status != "active"

@@ -43,6 +43,16 @@ class MoveResult:
 
 
 @dataclass(frozen=True)
+class Followed:
+    """What a follower of a game learns in one look (`QueryService.follow`): the
+    events after its position, oldest first (none when nothing happened), and the
+    state after them; its next position is ``state.version``."""
+
+    events: list[StoredEvent]
+    state: GameState
+
+
+@dataclass(frozen=True)
 class Problem:
     """Something `verify` found. ``kind``: game_not_found | no_events | seq_gap |
     bad_event | corrupt_stream | read_model | high_scores."""

@@ -14,10 +14,11 @@ from typing import Any, Protocol
 
 from ..domain.board import MAX_HEIGHT, MAX_WIDTH, geometry
 from ..domain.events import Event, EventFormatError, event_from_dict, event_to_json
+from ..domain.fold import apply_in_place, fold
 from ..domain.names import NAME_MAX
 from ..domain.random_lines import EDITIONS, initial_line_count
 from ..domain.replay_check import replay_check
-from ..domain.state import CorruptStream, GameState, apply_in_place, fold
+from ..domain.state import CorruptStream, GameState
 from ..errors import InvalidStream
 
 

@@ -6,6 +6,7 @@
   repositories of those tables
 - `positions`: one order over all streams, for followers; `checkpoints`: where each
   follower stands, and its lease
+- `notifications`: listening for new events (PostgreSQL)
 - `snapshots`: a cache of committed states
 - `unit_of_work`: the transaction, its repositories and the one append path
 - `queries`: read-side listings

@@ -30,7 +30,7 @@ _SELECT = (
     .order_by(_T.c.seq)
 )
 NO_LIMIT = 2**31 - 1
-NOTIFY_CHANNEL = "squares_events"  # the live feed LISTENs on it (service/live.py)
+NOTIFY_CHANNEL = "squares_events"  # the live feed LISTENs on it (store/notifications.py)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ holds across threads, workers and servers.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
@@ -27,7 +27,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from .. import metrics
 from ..domain.events import Event
-from ..domain.state import CorruptStream, GameState, apply_all, fold
+from ..domain.fold import apply_all, fold
+from ..domain.state import CorruptStream, GameState
 from ..errors import VersionConflict
 from .checkpoints import CheckpointRepository
 from .engine import make_engine, write_engine
@@ -36,6 +37,7 @@ from .games import GameRepository, StoredGame, finished_at, summary_of
 from .high_scores import HighScoreRepository
 from .invitations import InvitationRepository
 from .migrations import schema_problem
+from .notifications import Listener, listen
 from .positions import EventLog
 from .queries import Queries
 from .reviews import ReviewRepository
@@ -167,12 +169,19 @@ class EventStore:
         return self.engine.dialect.name
 
     @contextmanager
-    def unit_of_work(self, *, write: bool = True) -> Iterator[UnitOfWork]:
+    def unit_of_work(self, *, write: bool = True,
+                     timeout_s: float | None = None) -> Iterator[UnitOfWork]:
         """A transaction: committed when the block ends, rolled back if it raises;
-        its snapshots are published, and its events counted, after the commit."""
+        its snapshots are published, and its events counted, after the commit.
+        `timeout_s`: on PostgreSQL no statement of it runs longer (then it is
+        cancelled, an `OperationalError`), for reads that others wait for (the live
+        feed's); SQLite's reads never wait for a writer (WAL)."""
         try:
             with self._connection(write) as conn:
                 with conn.begin():
+                    if timeout_s is not None and conn.dialect.name == "postgresql":
+                        conn.exec_driver_sql(
+                            f"SET LOCAL statement_timeout = {max(1, round(timeout_s * 1000))}")
                     uow = UnitOfWork(conn, self.snapshots)
                     yield uow
                 uow.snapshots.publish()
@@ -194,11 +203,11 @@ class EventStore:
         with (self._write_engine if write else self.engine).connect() as conn:
             yield conn
 
-    def libpq_dsn(self) -> str:
-        """The database's address for a plain psycopg connection (PostgreSQL: the
-        live feed's LISTEN connection, which stays outside the pool)."""
+    def listen(self) -> AbstractContextManager[Listener]:
+        """PostgreSQL: a listener for the games' new events, on a connection of its
+        own (`notifications.listen`; the live feed's)."""
         url = self.engine.url.set(drivername="postgresql")
-        return url.render_as_string(hide_password=False)
+        return listen(url.render_as_string(hide_password=False))
 
     def readiness_problem(self) -> str | None:
         """Why this store cannot serve now, or None: a short public reason that names

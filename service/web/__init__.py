@@ -23,7 +23,7 @@ from flask import (
     url_for,
 )
 
-from ..domain.state import apply_in_place, fold
+from ..domain.names import NAME_MAX
 from ..errors import GameNotFound
 from ..services import GameSummary, Services
 
@@ -33,6 +33,12 @@ bp = Blueprint("web", __name__, template_folder="templates", static_folder="stat
 GAMES_PER_PAGE = 20
 HIGH_SCORES_SHOWN = 100
 MAX_PAGE = (2**31 - 1) // GAMES_PER_PAGE  # the offset stays a 32-bit integer
+
+
+@bp.app_context_processor
+def limits() -> dict[str, Any]:
+    """The domain's limits the pages' forms state (``maxlength``)."""
+    return {"name_max": NAME_MAX}
 
 
 def _services() -> Services:
@@ -100,12 +106,9 @@ def replay(game_id: str) -> str:
     services = _services()
     try:
         summary = services.get_summary(game_id)
-        stored = services.events_of(game_id)
+        series = services.score_series(game_id)
     except GameNotFound:
         abort(404)
-    if not stored:
-        abort(404)
-    series = _score_series([s.event for s in stored])
     steps = len(series)
     # Without ?step (the links of the games list and the high score table) or with
     # ?step=last the replay opens at the final position, like a chess site's game.
@@ -115,10 +118,9 @@ def replay(game_id: str) -> str:
     else:
         step = request.args.get("step", 1, type=int) or 1
     step = min(max(step, 1), steps)
-    created = stored[0].event
     data: dict[str, Any] = {
-        "height": created.height,  # type: ignore[attr-defined]
-        "width": created.width,  # type: ignore[attr-defined]
+        "height": summary.height,
+        "width": summary.width,
         "game_id": game_id,
         "steps": steps,
         "step": step,
@@ -131,28 +133,18 @@ def replay(game_id: str) -> str:
     )
 
 
-def _score_series(events: list[Any]) -> list[list[int]]:
-    """Both seats' scores after each step, folded by the domain's projection."""
-    state = fold(events[:1])
-    series = [list(state.scores)]
-    for event in events[1:]:
-        apply_in_place(state, event)
-        series.append(list(state.scores))
-    return series
-
-
 LIVE_GAMES_SHOWN = 50
 
 
 @bp.get("/watch/<game_id>")
 def watch(game_id: str) -> str:
-    """A game's live board for anyone, read-only: watch.js follows the game's
+    """A game's live board for anyone, read-only: watch/main.js follows the game's
     Server-Sent Events (``/api/games/<id>/live``). An unknown id is a 404."""
     summary = _summary_or_404(game_id)
     return render_template("watch.html", active="live", summary=summary, game_id=game_id)
 
 
-LIVE_POLL_MS = 5000  # how often live.js asks /live.json while the tab is visible
+LIVE_POLL_MS = 5000  # how often live/main.js asks /live.json while the tab is visible
 
 
 def _live_games() -> dict[str, Any]:
@@ -161,7 +153,7 @@ def _live_games() -> dict[str, Any]:
     game past its time, e.g. one against the computer that its human left
     ``SQUARES_ABANDON_AFTER`` ago, is left out even before the sweep abandons it),
     each row with the texts the page shows, so that the first paint (Jinja) and
-    the updates (live.js, from `/live.json`) show the same."""
+    the updates (live/main.js, from `/live.json`) show the same."""
     rows, total = _services().list_games(status="active", limit=LIVE_GAMES_SHOWN,
                                          by_last_move=True)
     shown = len(rows)
@@ -191,7 +183,7 @@ def _live_row(g: GameSummary) -> dict[str, Any]:
 
 @bp.get("/live")
 def live() -> str:
-    """The active games, the latest move first, each with a Watch link; live.js
+    """The active games, the latest move first, each with a Watch link; live/main.js
     keeps the list current (``/live.json`` every ``LIVE_POLL_MS`` while shown)."""
     poll_ms = current_app.config.get("SQUARES_LIVE_POLL_MS", LIVE_POLL_MS)
     return render_template("live.html", active="live", poll_ms=poll_ms, **_live_games())
@@ -199,7 +191,7 @@ def live() -> str:
 
 @bp.get("/live.json")
 def live_json() -> Response:
-    """The rows of `/live` as JSON, for live.js's poll: ``{games: [...], total,
+    """The rows of `/live` as JSON, for live/main.js's poll: ``{games: [...], total,
     caption}``. One read of the games table, like the page; with an ETag, so a
     poll that finds nothing new is answered 304 (``no-cache``: the browser asks
     every time, and keeps the body meanwhile)."""

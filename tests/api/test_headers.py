@@ -72,7 +72,7 @@ def game(client: CheckedClient) -> dict[str, Any]:
 
 
 def path_values(rule: Rule, game_id: str) -> dict[str, Any]:
-    values: dict[str, Any] = {"game_id": game_id, "step": 1, "filename": "style.css"}
+    values: dict[str, Any] = {"game_id": game_id, "step": 1, "filename": "common/style.css"}
     unknown = rule.arguments - values.keys()
     assert not unknown, f"{rule.rule}: give this test a value for {sorted(unknown)}"
     return {name: values[name] for name in rule.arguments}
@@ -129,8 +129,9 @@ def test_every_route_of_the_url_map_sends_the_security_headers(
         assert key in seen, sorted(seen)
 
 
-@pytest.mark.parametrize("filename", ["style.css", "board.js", "play.js", "replay.js",
-                                      "api_docs.css"])
+@pytest.mark.parametrize("filename", ["common/style.css", "common/board.js", "play/main.js",
+                                      "replay/main.js", "replay/review/main.js",
+                                      "docs/api.css"])
 def test_every_asset_is_served_with_the_headers(client: CheckedClient, filename: str) -> None:
     response = client.get(f"/assets/{filename}")
     assert response.status_code == 200
@@ -141,9 +142,9 @@ def test_every_asset_is_served_with_the_headers(client: CheckedClient, filename:
 
 
 def test_a_conditional_asset_request_304_has_the_headers(client: CheckedClient) -> None:
-    first = client.get("/assets/style.css")
+    first = client.get("/assets/common/style.css")
     etag = first.headers["ETag"]
-    again = client.get("/assets/style.css", headers={"If-None-Match": etag})
+    again = client.get("/assets/common/style.css", headers={"If-None-Match": etag})
     assert again.status_code == 304
     assert_security_headers(again, "304")
 
@@ -202,7 +203,7 @@ def test_an_unexpected_500_has_the_headers(app: Flask, client: CheckedClient,
 
 
 @pytest.mark.parametrize("method", ["HEAD", "OPTIONS"])
-@pytest.mark.parametrize("path", ["/", "/api/games", "/assets/play.js"])
+@pytest.mark.parametrize("path", ["/", "/api/games", "/assets/play/main.js"])
 def test_head_and_options_have_the_headers(client: CheckedClient, method: str,
                                            path: str) -> None:
     response = client.open(path, method=method)

@@ -67,7 +67,7 @@ def test_live_json_is_the_page_s_list_by_the_api_s_rule(
     assert re.search(r'<div class="table-wrap" id="live-list" hidden>', html)
     assert re.search(r'<p id="live-empty">Nobody is playing', html)
     assert 'data-poll-ms="5000"' in html and 'data-source="/live.json"' in html
-    assert re.search(r'<script type="module" src="/assets/live\.js[^"]*"></script>', html)
+    assert re.search(r'<script type="module" src="/assets/live/main\.js[^"]*"></script>', html)
 
     ranked = create_game(client, seed=None, player_name="Deniz")
     online = create_game(client, mode="online", player_name="Nil")

@@ -76,8 +76,8 @@ def test_refused_moves_count_as_version_conflicts(client: Any) -> None:
 
 def test_an_append_another_writer_beat_counts_as_a_conflict(services: Services) -> None:
     from service.domain.commands import Advance
+    from service.domain.fold import apply_all
     from service.domain.rules import decide
-    from service.domain.state import apply_all
 
     lost = delta("squares_version_conflicts_total", source="append")
     created = services.create_game(player_name="Ada", height=7, width=9, seed=3)

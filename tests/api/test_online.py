@@ -197,5 +197,5 @@ def test_the_pages_name_the_open_seat_and_the_online_class(client: CheckedClient
 def test_the_join_page_of_a_game_that_is_not_online_says_so(client: CheckedClient) -> None:
     game_id = create_game(client)["game_id"]
     html = client.get(f"/join/{game_id}").get_data(as_text=True)
-    assert "no seat to join" in html and "join.js" not in html
+    assert "no seat to join" in html and "join/main.js" not in html
     assert client.get("/join/no-such-game").status_code == 404

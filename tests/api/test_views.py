@@ -8,7 +8,8 @@ import pytest
 
 from service.api import schemas as s
 from service.api.views import event_data, event_view, state_view, timestamp
-from service.domain.state import EMPTY, OWNER_LETTERS, fold
+from service.domain.fold import fold
+from service.domain.state import EMPTY, OWNER_LETTERS
 from service.store import StoredEvent
 from tests.factories import EventStreamFactory
 

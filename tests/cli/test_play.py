@@ -10,10 +10,11 @@ import pytest
 from cli.session import Place, Simple, parse_input
 from service.domain import ai
 from service.domain.commands import NewGame, PlaceLine
+from service.domain.fold import apply_all, fold
 from service.domain.players import Greedy, play_turn
 from service.domain.rules import decide
 from service.domain.start import start_game
-from service.domain.state import GameState, apply_all, fold
+from service.domain.state import GameState
 from service.services import Services
 from tests.cli.conftest import SQUARES, Run
 

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from cli.replay import describe
+from service.domain.fold import fold
 from service.domain.render import render
-from service.domain.state import fold
 from service.services import Services
 from squares_testing.play import computer_game
 from tests.cli.conftest import Run

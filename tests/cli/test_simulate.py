@@ -59,7 +59,7 @@ def test_simulate_swaps_seats_and_reports_levels_with_intervals(run: Run) -> Non
 
 
 def test_wilson_interval() -> None:
-    from cli.simulate import wilson
+    from cli.tally import wilson
 
     low, high = wilson(130, 200)
     assert (round(low, 3), round(high, 3)) == (0.582, 0.713)
@@ -114,3 +114,31 @@ def test_simulate_refuses_bad_input(run: Run) -> None:
     assert result.exit_code == 1 and "invalid_field_size" in result.stderr
     result = run("simulate", "--games", "1", "--store", "--jobs", "2")
     assert result.exit_code == 2 and "--jobs" in result.stderr
+
+
+def test_simulate_plays_the_reference_player_and_reports_the_luck_share(run: Run) -> None:
+    result = run("simulate", "--games", "1", "--seat1", "reference", "--seat2", "easy",
+                 "--height", "7", "--width", "9", "--seed", "3", "--luck", "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert {level["level"] for level in doc["levels"]} == {"reference", "easy"}
+    games = doc["games"]
+    assert len(games) == 2 and all(len(g["luck"]) == 2 for g in games)
+    share = doc["luck"]
+    assert share["games"] == 2 and 0 <= share["r_squared"] <= 1
+    for refused in (["--store"], ["--store", "--luck"]):
+        result = run("simulate", "--games", "1", "--seat1", "reference", *refused)
+        assert result.exit_code == 2 and "in-memory" in result.stderr
+
+
+def test_luck_share_is_the_least_squares_fit_of_the_margin_on_the_luck_difference() -> None:
+    from cli.tally import GameResult, luck_share
+
+    def game(margin: int, luck: int) -> GameResult:
+        return GameResult(0, ("easy", "easy"), None, (margin, 0), (0, 0), 1, 0.0, (luck, 0))
+
+    exact = luck_share([game(2 * x + 1, x) for x in range(5)])
+    assert exact is not None and exact.r_squared == 1.0 and exact.slope == 2.0
+    unrelated = luck_share([game(m, x) for m, x in ((1, 0), (-1, 0), (1, 1), (-1, 1))])
+    assert unrelated is not None and unrelated.r_squared == 0.0
+    assert luck_share([game(1, 1)]) is None

@@ -111,7 +111,7 @@ def play_until_over(page: Any, max_actions: int = 200) -> int:
 
 
 def own(page: Any, game: dict[str, Any], seat: int = 1) -> None:
-    """Give this browser the game's token (as the play page keeps it, store.js)."""
+    """Give this browser the game's token (as the play page keeps it, common/store.js)."""
     page.goto("/how-to-play")
     entry = {game["game_id"]: {"token": game["token"], "at": 1, "seat": seat}}
     page.evaluate("v => localStorage.setItem('squares.tokens', v)", json.dumps(entry))

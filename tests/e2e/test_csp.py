@@ -154,7 +154,7 @@ def test_every_page_works_without_a_violation(csp_page: tuple[Any, Watch],
     expect(page.locator("#highscores-table tbody tr").first).to_be_visible()
     watch.assert_clean("/highscores")
 
-    # An online game's join page: join.js (a module) reads the code from the #fragment.
+    # An online game's join page: join/main.js (a module) reads the code from the #fragment.
     online = live_server.post_json("/api/games", {"player_name": "Ece", "mode": "online",
                                                   "height": 7, "width": 9})
     page.goto("/" + online["invite"]["url"].split("/", 3)[3])
@@ -162,7 +162,7 @@ def test_every_page_works_without_a_violation(csp_page: tuple[Any, Watch],
     expect(page.locator("#join-name")).to_be_focused()
     watch.assert_clean("/join/<id>")
 
-    # The API page: its styles come from /assets/api_docs.css, not a <style> block.
+    # The API page: its styles come from /assets/docs/api.css, not a <style> block.
     page.goto("/api/docs")
     expect(page.locator("h1")).to_contain_text("Squares API")
     assert page.eval_on_selector(".method", "e => getComputedStyle(e).fontWeight") == "700"

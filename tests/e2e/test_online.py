@@ -67,7 +67,7 @@ class Browser:
             self.live_requests.append(request.url)
 
     def token(self, game_id: str) -> str:
-        """The seat token this browser keeps for `game_id` (store.js)."""
+        """The seat token this browser keeps for `game_id` (common/store.js)."""
         return str(self.page.evaluate("JSON.parse(localStorage.getItem('squares.tokens'))")
                    [game_id]["token"])
 

@@ -24,7 +24,7 @@ from .test_watch import one_action
 
 pytestmark = pytest.mark.e2e
 
-FEED_MAX = 200  # watch.js: the captions kept on the page
+FEED_MAX = 200  # watch/main.js: the captions kept on the page
 GAP_MAX = 24  # px between two blocks of a page, at most
 
 

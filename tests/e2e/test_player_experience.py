@@ -15,9 +15,9 @@ from playwright.sync_api import expect
 
 from service.domain.commands import NewGame, PlaceLine
 from service.domain.events import LinePlaced
+from service.domain.fold import apply_all, fold
 from service.domain.rules import decide, legal_actions
 from service.domain.start import start_game
-from service.domain.state import apply_all, fold
 
 from .conftest import LiveServer, browser_context, checked_page, play_by_api, screenshot
 from .helpers import BOARD, slot, stage, version, wait_for_new_version

@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from service.domain.commands import Advance, PlaceLine
+from service.domain.fold import apply_all
 from service.domain.rules import decide, legal_actions
-from service.domain.state import apply_all
 from service.services import Services
 
 from .conftest import LiveServer, screenshot

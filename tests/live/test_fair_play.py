@@ -12,10 +12,10 @@ from flask.testing import FlaskClient
 
 from service.domain.commands import Advance
 from service.domain.events import event_from_dict
+from service.domain.fold import fold
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide
 from service.domain.seeds import SeedUnknown, commitment
-from service.domain.state import fold
 from squares_testing.play import flask_send, play_hints
 
 from .conftest import Live

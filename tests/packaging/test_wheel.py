@@ -163,4 +163,5 @@ def test_installed_wheel_migrates_and_serves(tmp_path: Path) -> None:
         status, page = get(port, "/highscores")
         assert status == 200 and "Eda Fırat" in page.decode("utf-8")
         assert get(port, "/api/docs")[0] == 200
-        assert get(port, "/assets/style.css")[0] == 200
+        assert get(port, "/assets/common/style.css")[0] == 200
+        assert get(port, "/assets/replay/review/main.js")[0] == 200

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from service.domain.commands import Advance, PlaceLine
+from service.domain.fold import apply_all
 from service.domain.rules import decide, legal_actions
-from service.domain.state import apply_all
 from service.services import Services
 from service.store import EventStore
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 
-from service.domain.state import apply, fold
+from service.domain.fold import apply, fold
 from service.services import Services
 from service.store import EventStore
 from tests.factories import build_stream, store_stream

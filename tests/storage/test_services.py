@@ -9,7 +9,7 @@ from sqlalchemy import update
 
 from service.domain.commands import Advance, PlaceLine, RuleViolation
 from service.domain.events import GameOver, HighScoresEntered, LinePlaced, StageAdvanced
-from service.domain.state import fold
+from service.domain.fold import fold
 from service.errors import (
     GameNotFound,
     HighScoreNotFound,

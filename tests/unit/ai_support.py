@@ -11,8 +11,9 @@ from service.domain.ai import strategy_for
 from service.domain.board import geometry
 from service.domain.commands import NewGame, PlaceLine
 from service.domain.events import Point
+from service.domain.fold import apply_all
 from service.domain.rules import decide, legal_actions, regular_squares
-from service.domain.state import GameState, apply_all
+from service.domain.state import GameState
 from squares_testing.play import turn_starts
 
 from .helpers import position

@@ -12,10 +12,11 @@ from collections.abc import Iterable
 from service.domain.board import geometry
 from service.domain.commands import Advance, Command, PlaceLine
 from service.domain.events import Event, GameCreated, LinePlaced, Point, Seat
+from service.domain.fold import apply_all, fold
 from service.domain.random_lines import RULES_EDITION
 from service.domain.rules import decide, legal_actions
 from service.domain.seeds import commitment
-from service.domain.state import GameState, apply_all, fold
+from service.domain.state import GameState
 
 SEATS = {
     "vs_computer": (Seat("Ada", "human"), Seat("Computer", "computer", "hard")),

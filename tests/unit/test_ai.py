@@ -23,9 +23,9 @@ from service.domain.ai.compact import Board, chain_of, regular, tables
 from service.domain.ai.stage1 import Stats, exhaustive
 from service.domain.commands import Advance, Explain, PlaceLine
 from service.domain.events import LinePlaced, MoveExplained, StageAdvanced
+from service.domain.fold import apply_all
 from service.domain.players import play_turn
 from service.domain.rules import decide, legal_actions, regular_squares
-from service.domain.state import apply_all
 
 from .ai_support import oracle_best_chain, play_stage1, random_open_position
 from .helpers import Game, position
@@ -147,11 +147,43 @@ def test_rule_A3_stage2_gives_away_the_least_when_no_line_is_safe():
             give[p] = 0 if after.empty_slots == 0 else oracle_best_chain(after)
         game = Game(state, [])
         game.advance()
-        for level in ("moderate", "expert"):
+        for level in ("hard", "expert"):  # the exact measure (RULES A3, issue 25)
             player = ComputerPlayer(level)
             command = player.next_command(game.state)
             assert give[(command.x, command.y)] == min(give.values()), level
             assert "no safe line" in player.stage2(game.state).reason
+
+
+def test_rule_A3_moderate_gives_the_fewest_squares_to_form_at_once():
+    """Rule choice (issue 25): moderate judges a line by the boxes it leaves with
+    three sides; easy by the chain the line itself opens."""
+    rng = random.Random(13)
+    checked = 0
+    while checked < 5:
+        state, open_slots = random_open_position(rng, open_count=9)
+        if any(_leaves_no_three_sided(state, p) for p in open_slots):
+            continue
+        checked += 1
+        game = Game(state, [])
+        game.advance()
+        g = game.state.geometry
+        left = {}
+        opened = {}
+        for p in open_slots:
+            sides = bytearray(game.state.sides)
+            brought = 0
+            for b in g.boxes_of_slot[g.index(*p)]:
+                brought += sides[b] == 2
+                sides[b] += 1
+            left[p] = sum(1 for b in g.boxes if sides[b] == 3)
+            opened[p] = brought
+        command = ComputerPlayer("moderate").next_command(game.state)
+        assert left[(command.x, command.y)] == min(left.values())
+        easy = ComputerPlayer("easy").stage2(game.state)
+        assert "chain it opens" in easy.reason
+        # a line that brings no box to three sides opens nothing: easy prefers one
+        if min(opened.values()) == 0:
+            assert opened[g.xy(easy.slot)] == 0
 
 
 def _leaves_no_three_sided(state, point) -> bool:

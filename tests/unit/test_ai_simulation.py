@@ -11,8 +11,8 @@ from service.domain.ai.compact import Board, chain_of, starts
 from service.domain.ai.stage1 import Stats, exhaustive, walk
 from service.domain.ai.stage2 import least_give_away
 from service.domain.commands import PlaceLine
+from service.domain.fold import apply_all
 from service.domain.rules import decide
-from service.domain.state import apply_all
 
 from .ai_support import game_positions, oracle_best_chain, random_open_position
 

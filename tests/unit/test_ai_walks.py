@@ -12,10 +12,11 @@ import pytest
 from service.domain.ai import strategy_for
 from service.domain.commands import Advance, NewGame, PlaceLine
 from service.domain.events import LinePlaced, MoveExplained
+from service.domain.fold import apply_all, fold
 from service.domain.players import play_turn
 from service.domain.rules import decide
 from service.domain.start import start_game
-from service.domain.state import GameState, apply_all, fold
+from service.domain.state import GameState
 from squares_testing.play import play_out
 
 from .ai_support import game_positions, random_open_position

@@ -12,9 +12,9 @@ import pytest
 
 from service.config import DEFAULT_HIGH_SCORES
 from service.domain.commands import NewGame, RuleViolation
+from service.domain.fold import fold
 from service.domain.names import NAME_MAX, clean_name, is_default_ignorable, look_alike, skeleton
 from service.domain.start import start_game
-from service.domain.state import fold
 
 TABLE = [name for name, _ in DEFAULT_HIGH_SCORES]  # "Eda Fırat" among them
 CYRILLIC_EDA = "\u0415da F\u0131rat"  # a Cyrillic Е, then "da Fırat"

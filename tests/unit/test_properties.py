@@ -32,10 +32,11 @@ from service.domain.events import (
     event_from_dict,
     event_to_json,
 )
+from service.domain.fold import apply_all, fold
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide, legal_actions
 from service.domain.start import start_game
-from service.domain.state import EMPTY, CorruptStream, GameState, apply_all, fold
+from service.domain.state import EMPTY, CorruptStream, GameState
 
 SMALL_SIZES = [(7, 7), (7, 9), (9, 9), (9, 13), (11, 7)]
 MODES = ["vs_computer", "two_players", "computer_vs_computer"]
@@ -226,7 +227,7 @@ from service.domain.events import event_to_json
 from service.domain.commands import NewGame, Advance, PlaceLine
 from service.domain.rules import decide, legal_actions
 from service.domain.start import start_game
-from service.domain.state import apply_all, fold
+from service.domain.fold import apply_all, fold
 events = start_game(NewGame(seed=2024, player_name="Ada", second_name="Bob", mode="two_players"))
 state, rnd = fold(events), random.Random(5)
 while not state.over:

@@ -20,9 +20,10 @@ from service.domain.ai.compact import Board, chain_of
 from service.domain.board import geometry
 from service.domain.commands import NewGame, PlaceLine, RuleViolation
 from service.domain.events import LinePlaced, Point
+from service.domain.fold import apply_all
 from service.domain.review.search import Best, best_stage1, least_giving
 from service.domain.rules import decide
-from service.domain.state import GameState, apply_all
+from service.domain.state import GameState
 from squares_testing.play import turn_starts
 
 from .helpers import position

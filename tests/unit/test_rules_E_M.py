@@ -16,10 +16,11 @@ from service.domain.events import (
     Seat,
     SeedRevealed,
 )
+from service.domain.fold import fold
 from service.domain.players import Greedy
 from service.domain.rules import high_score_entries
 from service.domain.start import start_game
-from service.domain.state import SEAT2, CorruptStream, fold
+from service.domain.state import SEAT2, CorruptStream
 from squares_testing.play import play_out
 
 from .helpers import Game

@@ -13,9 +13,10 @@ from service.domain.board import (
 )
 from service.domain.commands import NewGame, PlaceLine, RuleViolation
 from service.domain.events import LinePlaced
+from service.domain.fold import apply, fold
 from service.domain.rules import decide
 from service.domain.start import start_game
-from service.domain.state import SEAT1, SYSTEM, CorruptStream, apply, fold
+from service.domain.state import SEAT1, SYSTEM, CorruptStream
 
 from .helpers import Game, created, position
 

@@ -25,9 +25,10 @@ from service.domain.events import (
     SeedRevealed,
     StageAdvanced,
 )
+from service.domain.fold import fold
 from service.domain.rules import decide, legal_actions
 from service.domain.start import start_game
-from service.domain.state import EMPTY, SEAT1, SEAT2, SYSTEM, fold
+from service.domain.state import EMPTY, SEAT1, SEAT2, SYSTEM
 
 from .helpers import Game, of_type
 

@@ -22,11 +22,12 @@ from service.domain.events import (
     event_from_dict,
     event_to_json,
 )
+from service.domain.fold import apply, fold
 from service.domain.players import Greedy
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide
 from service.domain.start import start_game
-from service.domain.state import CorruptStream, apply, fold
+from service.domain.state import CorruptStream
 from squares_testing.play import play_out
 
 from .helpers import Game

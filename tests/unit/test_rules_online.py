@@ -11,10 +11,11 @@ import pytest
 
 from service.domain.commands import Advance, ClaimSeat, NewGame, RuleViolation
 from service.domain.events import SeatClaimed
+from service.domain.fold import apply_all, fold
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide, high_score_entries, legal_actions
 from service.domain.start import start_game, start_state
-from service.domain.state import CorruptStream, apply_all, fold
+from service.domain.state import CorruptStream
 
 
 def _online() -> list:

@@ -26,12 +26,13 @@ from service.domain.events import (
     event_from_dict,
     event_to_json,
 )
+from service.domain.fold import apply_all, fold
 from service.domain.render import render_status
 from service.domain.replay_check import replay_check
 from service.domain.retention import abandon_reason
 from service.domain.rules import decide, game_over_event, high_score_entries, legal_actions
 from service.domain.start import start_game
-from service.domain.state import CorruptStream, apply_all, fold
+from service.domain.state import CorruptStream
 from tests.factories import EventStreamFactory
 
 NOW = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)

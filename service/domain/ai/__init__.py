@@ -2,7 +2,8 @@
 
 - `compact`: the AI's copy of the board (flat arrays) and per-size tables;
 - `budget`: the work budget of one decision (units of lines drawn, fixed per
-  decision so play is deterministic; a CPU deadline only as a safety net);
+  decision so play is deterministic; a CPU time limit only as a logged and
+  counted last resort);
 - `stage1`: A1's random walks and the expert's exhaustive path search, both
   stepping only from the box the previous step named (amended A1);
 - `stage2`: A3's extra line (safe line, else the least give-away; expert

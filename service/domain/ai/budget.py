@@ -1,35 +1,56 @@
 """The per-decision work budget of the computer player.
 
-Every AI decision (a stage-1 plan, a stage-2 line, a hint) gets a `Budget`:
+Every AI decision (a stage-1 plan, a stage-2 line, a hint) gets a `Budget` of work
+units: one unit per line drawn by a search or a random walk (plus one per random walk
+started, and the bookkeeping the searches charge). The units alone bound the work,
+so a decision is a pure function of the position and the seed: the same position
+always spends the same units and chooses the same lines, on any machine, under any
+load (tests/unit/test_ai_determinism.py plays beside a CPU hog).
 
-- ``left``: work units it may still spend, one unit per line drawn by a search
-  or a random walk (plus one per random walk started). The figure is fixed per
-  decision, so a decision is deterministic: the same position and seed always
-  spend the same units and choose the same lines.
-- ``deadline``: a CPU-time safety net (`time.thread_time`). Calibrated budgets
-  finish well before it; it only bites on a machine far slower than the one
-  they were calibrated on, and then the search keeps the best it has found.
+A CPU-time limit (`LAST_RESORT_SECONDS`, `time.thread_time`) stays only as the last
+resort against a bug or a machine many times slower than this one: calibrated budgets
+use a small fraction of it. A decision that reaches it keeps the best it has found
+(so it may differ from the same decision elsewhere); that is logged as a warning and
+counted (`time_limits_reached`, and each callback in `ON_TIME_LIMIT`, e.g. the
+service's Prometheus counter).
 
-A search that runs out returns the best found so far and says it is incomplete;
-each caller documents how it degrades.
+A search that runs out of units returns the best found so far and says it is
+incomplete; each caller documents how it degrades.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
+from collections.abc import Callable
 
 STAGE1_UNITS = 30_000  # ~60-90 ms of walks or search on the dev machine
 STAGE2_UNITS = 24_000
-SAFETY_SECONDS = 0.11  # per decision; two decisions make a turn (< 250 ms)
+LAST_RESORT_SECONDS = 1.0  # per decision: about ten times what the units take
+
+# Called (without arguments) once per decision that reached the time limit.
+ON_TIME_LIMIT: list[Callable[[], None]] = []
+
+_log = logging.getLogger("squares.ai")
+_lock = threading.Lock()
+_reached = 0
+
+
+def time_limits_reached() -> int:
+    """Decisions in this process that reached `LAST_RESORT_SECONDS`."""
+    return _reached
 
 
 class Budget:
-    __slots__ = ("left", "deadline", "spent")
+    __slots__ = ("left", "deadline", "spent", "timed_out")
 
     def __init__(self, units: int, seconds: float | None = None) -> None:
         self.left = units
         self.spent = 0
-        self.deadline = time.thread_time() + (SAFETY_SECONDS if seconds is None else seconds)
+        self.timed_out = False
+        self.deadline = time.thread_time() + (
+            LAST_RESORT_SECONDS if seconds is None else seconds)
 
     def spend(self, units: int) -> None:
         self.left -= units
@@ -37,10 +58,24 @@ class Budget:
 
     @property
     def out(self) -> bool:
-        return self.left <= 0 or time.thread_time() > self.deadline
+        return self.left <= 0 or self.late()
 
     def late(self) -> bool:
-        return time.thread_time() > self.deadline
+        """Whether the last-resort time limit is reached (reported once)."""
+        if not self.timed_out and time.thread_time() > self.deadline:
+            self.timed_out = True
+            _time_limit_reached(self)
+        return self.timed_out
+
+
+def _time_limit_reached(budget: Budget) -> None:
+    global _reached
+    with _lock:
+        _reached += 1
+    _log.warning("AI decision reached its %.2f s CPU time limit after %d work units; "
+                 "it keeps the best found so far", LAST_RESORT_SECONDS, budget.spent)
+    for callback in ON_TIME_LIMIT:
+        callback()
 
 
 def unlimited() -> Budget:

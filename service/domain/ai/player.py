@@ -16,7 +16,7 @@ from ..rules import regular_squares
 from ..seeds import game_rng
 from ..start import LEVELS
 from ..state import GameState
-from . import budget, stage1, stage2
+from . import budget, measures, stage1, stage2
 from .budget import Budget
 from .compact import Board, chain_of
 
@@ -83,6 +83,9 @@ class ComputerPlayer:
 
     def stage2(self, state: GameState) -> stage2.Extra:
         rng = game_rng(state.seed(), state.version, f"ai:{self.level}:2")
+        measure = measures.MEASURES[self.level]
+        if measure != "exact":
+            return measures.choose(Board.of(state), rng, measure)
         return stage2.choose(Board.of(state), rng, self.stats, sample=self.level == "expert",
                              clock=Budget(budget.STAGE2_UNITS))
 

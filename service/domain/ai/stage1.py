@@ -8,7 +8,7 @@ A1 literally; the exhaustive search (expert) tries every such walk.
 
 Budget (`budget.Budget`): `random_search` walks every start once, then the
 forked starts' other walks, until the units are spent, keeping the best walk
-found; `exhaustive` stops at its node limit or the safety deadline and says so
+found; `exhaustive` stops at its node limit (or the last-resort time limit) and says so
 (``complete`` False), keeping the best path found.
 """
 
@@ -167,7 +167,7 @@ def exhaustive(
     much as the best one and end on a different board. `only` limits the starts;
     `touched` (given: no pruning) collects every box whose sides the search read
     or changed, so a line away from them cannot change the result. `clock`: the
-    decision's budget; its deadline (a safety net) is checked every 256 lines
+    decision's budget; its last-resort time limit is checked every 256 lines
     and the lines drawn are spent from it.
 
     Bound: a line forms its target and adds a side to at most one other box, and

@@ -19,8 +19,9 @@ import random
 
 from ..board import geometry
 from ..events import GameCreated, Seat
+from ..fold import fold
 from ..seeds import commitment
-from ..state import GameState, fold
+from ..state import GameState
 
 KINDS = ("corridors", "dominoes", "three_sided", "dense")
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from ..ai.compact import Board
 from ..events import Event, GameCreated, LinePlaced, StageAdvanced
-from ..state import GameState, apply_in_place, fold
+from ..fold import apply_in_place, fold
+from ..state import GameState
 from .report import Review, Stage1Review, Stage2Review, TurnReview, summarise
 from .search import STAGE1_NODES, STAGE2_NODES, best_stage1, least_giving
 

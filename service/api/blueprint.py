@@ -1,0 +1,129 @@
+"""The API's blueprint and what its endpoints share: the arguments parser, the
+checks every request passes (body size, JSON bodies), the services, the game id
+and token of a request, and the documented error responses.
+
+The endpoints live in `routes` (games, moves, replays, high scores), `online`
+(claiming a seat), `analysis` (reviews) and `feed` (the live stream).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask import current_app, request
+from flask_smorest import Blueprint
+from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
+
+from ..errors import GameNotFound, ServiceError
+from ..services import Services
+from .schemas import ErrorSchema
+from .statuses import HTTP_ERRORS, SERVICE_ERRORS, codes
+
+
+class ArgumentsParser(FlaskParser):
+    """webargs' parser, with every undecodable JSON body reported as malformed JSON.
+
+    Schema errors abort with 400 (not webargs' default 422, which this API keeps
+    for values no game accepts); `errors` tells the two 400s apart by their cause.
+    Bodies that `json.loads` refuses with something other than a `JSONDecodeError`
+    (integer literals over Python's 4300-digit limit: `ValueError`; deep nesting:
+    `RecursionError`) are turned into one, so they answer ``malformed_json``
+    instead of a 500.
+    """
+
+    DEFAULT_VALIDATION_STATUS = 400
+
+    def _raw_load_json(self, req: Any) -> Any:
+        try:
+            return super()._raw_load_json(req)
+        except json.JSONDecodeError:
+            raise
+        except (ValueError, RecursionError) as exc:
+            # a non-empty `doc`: webargs reads an empty one as "no body"
+            raise json.JSONDecodeError(f"undecodable JSON: {exc}", "<request body>", 0) from exc
+
+
+class ApiBlueprint(Blueprint):  # type: ignore[misc]
+    ARGUMENTS_PARSER = ArgumentsParser()
+
+
+blp = ApiBlueprint("api", __name__, url_prefix="/api",
+                   description="Play, watch and replay Squares games; read the high score "
+                               "table.")
+
+
+@blp.before_request
+def refuse_oversized_streams() -> None:
+    """413 for a body without ``Content-Length`` (chunked) that runs past the limit.
+
+    Werkzeug answers 413 up front when ``Content-Length`` is too large, but a body
+    streamed without one is only read up to ``MAX_CONTENT_LENGTH`` and then silently
+    cut: what is left could even parse as JSON and be played. So such a body is read
+    here (at most the limit; `get_data` caches it for the parser) and refused whole
+    when the server's input stream still has more.
+    """
+    limit = request.max_content_length
+    if limit is None or request.content_length is not None:
+        return
+    data = request.get_data(cache=True)
+    if len(data) >= limit and request.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge()
+
+
+@blp.before_request
+def refuse_bodies_that_are_not_json() -> None:
+    """415 for a write whose body is not JSON: form-encoded, ``text/plain`` or no
+    Content-Type at all. Every write takes a JSON body or none; a body the parser
+    would ignore must not let a move through (a stale ``expected_version`` unseen)."""
+    if request.method in ("GET", "HEAD", "OPTIONS") or request.is_json:
+        return
+    if request.get_data(cache=True):
+        raise UnsupportedMediaType("a request body must be JSON (Content-Type: "
+                                   "application/json), or empty")
+
+
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+TOKEN_DOC = {"security": [{"bearerAuth": []}]}
+
+
+def current_services() -> Services:
+    services: Services = current_app.extensions["squares"]
+    return services
+
+
+def checked_game_id(game_id: str) -> str:
+    """Ids that cannot exist never reach the database."""
+    if not GAME_ID.match(game_id):
+        raise GameNotFound(f"no game {game_id!r}")
+    return game_id
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return token.strip() or None
+
+
+def error_responses(*errors: int | str | type[ServiceError]) -> Any:
+    """Document the error responses of an endpoint (all share `ErrorSchema`) from the
+    one table (`statuses`): a status with all its codes; a service error, or one of
+    the API's own codes, with its status and that code only."""
+    described: dict[int, list[str]] = {}
+    for error in errors:
+        if isinstance(error, int):
+            described.setdefault(error, []).extend(codes(error))
+            continue
+        kind = HTTP_ERRORS[error] if isinstance(error, str) else SERVICE_ERRORS[error]
+        described.setdefault(kind.status, []).append(kind.code)
+
+    def decorate(view: Any) -> Any:
+        for status, listed in described.items():
+            view = blp.alt_response(status, schema=ErrorSchema,
+                                    description=", ".join(dict.fromkeys(listed)))(view)
+        return view
+    return decorate

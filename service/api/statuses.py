@@ -1,0 +1,130 @@
+"""The one table of the API's errors: each code, its HTTP status and what it means.
+
+The error handlers (`errors`) answer by it and the OpenAPI document reads it (each
+documented error status lists its codes, `blueprint.error_responses`; its ``info``
+carries the whole table as ``x-error-codes``), so a status is written down once.
+
+- `SERVICE_ERRORS`: every `service.errors.ServiceError`, by class (its ``code`` is
+  the class's own);
+- `RULE_ERRORS`: the rules' refusals (`RuleViolation` codes): 422 for a value no
+  game accepts, 409 for what the game's state forbids now (any code not listed is
+  one of those);
+- `HTTP_ERRORS`: what the API itself refuses (bodies, routes, limits, streams, an
+  unavailable database, a bug), and what the server refuses before the app sees
+  the request (`service.server`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .. import errors as e
+from ..errors import ServiceError
+
+
+class ErrorKind(NamedTuple):
+    code: str
+    status: int
+    meaning: str
+
+
+SERVICE_ERRORS: dict[type[ServiceError], ErrorKind] = {
+    error: ErrorKind(error.code, status, meaning)
+    for error, status, meaning in (
+        (e.InvalidStream, 400, "an event stream that cannot be stored (the line and why)"),
+        (e.TokenMissing, 401, "this game needs its token (Authorization: Bearer)"),
+        (e.TokenInvalid, 403, "the token is not this game's (or not the seat's)"),
+        (e.InviteInvalid, 403, "the invitation code is wrong"),
+        (e.HintsOff, 403, "the creator of this online game turned hints off"),
+        (e.GameNotFound, 404, "no such game"),
+        (e.StepOutOfRange, 404, "a replay step outside 1..version"),
+        (e.HighScoreNotFound, 404, "no such high score"),
+        (e.VersionConflict, 409, "another move came first: expected_version is stale"),
+        (e.NotComputerTurn, 409, "no computer seat is to move"),
+        (e.NotOnline, 409, "the game has no invitation (not an online game)"),
+        (e.InviteClaimed, 409, "the invited seat is taken already"),
+        (e.GameRunning, 409, "no review while the game is played"),
+        (e.GameExists, 409, "this game (or this stream) is stored already"),
+        (e.InviteExpired, 410, "the invitation has expired"),
+        (e.TooManyGames, 429, "this address has its most active games"),
+        (e.BadSetting, 500, "a server setting cannot be used (the log says which)"),
+    )
+}
+
+# Rule violations no game state could make valid: 422. The rest depend on the state
+# of the game (whose turn, which stage, what is drawn): 409.
+_NEVER_VALID = ("out_of_field", "not_a_line_slot", "invalid_name", "invalid_level",
+                "invalid_mode", "invalid_field_size", "unknown_command")
+_NOT_NOW = ("not_your_turn", "wrong_stage", "slot_taken", "stage1_needs_square",
+            "stage2_line_done", "stage2_line_missing", "game_over", "game_abandoned",
+            "waiting_for_opponent", "seat_taken", "not_waiting", "not_a_computer",
+            "name_confusable", "invalid_reason", "invalid_score")
+RULE_ERRORS: dict[str, ErrorKind] = {
+    **{code: ErrorKind(code, 422, "a value no game accepts") for code in _NEVER_VALID},
+    **{code: ErrorKind(code, 409, "a rule the game's state forbids now")
+       for code in _NOT_NOW},
+}
+
+HTTP_ERRORS: dict[str, ErrorKind] = {kind.code: kind for kind in (
+    ErrorKind("malformed_json", 400, "the request body is not valid JSON"),
+    ErrorKind("invalid_request", 400, "the request does not match its schema"),
+    ErrorKind("bad_request", 400, "another bad request"),
+    ErrorKind("not_found", 404, "no such route"),
+    ErrorKind("request_timeout", 408, "the request's headers came too slowly (the server's)"),
+    ErrorKind("method_not_allowed", 405, "the route does not take this method (see Allow)"),
+    ErrorKind("body_too_large", 413, "the request body is over the limit"),
+    ErrorKind("unsupported_media_type", 415, "a request body that is not JSON"),
+    ErrorKind("headers_too_large", 431, "the request's headers are over the limit (the "
+                                        "server's)"),
+    ErrorKind("rate_limited", 429, "too many requests from this address (see Retry-After)"),
+    ErrorKind("too_many_streams", 429, "this address has its most open live streams"),
+    ErrorKind("internal_error", 500, "a bug on the server's side (logged)"),
+    ErrorKind("unavailable", 503, "the database is not available (see Retry-After)"),
+    ErrorKind("streams_full", 503, "this server holds no more live streams, or restarts"),
+    ErrorKind("not_ready", 503, "the database or its schema is not ready"),
+)}
+
+# The code of a plain HTTP error (werkzeug's, e.g. an unknown route) by its status.
+HTTP_CODES = {kind.status: kind.code for kind in HTTP_ERRORS.values()
+              if kind.code in ("bad_request", "not_found", "method_not_allowed",
+                               "body_too_large", "unsupported_media_type", "rate_limited")}
+
+ALL: tuple[ErrorKind, ...] = tuple(sorted(
+    (*SERVICE_ERRORS.values(), *RULE_ERRORS.values(), *HTTP_ERRORS.values()),
+    key=lambda kind: (kind.status, kind.code)))
+
+ALL_BY_CODE = {kind.code: kind for kind in ALL}
+
+
+def service_error(error: ServiceError) -> ErrorKind:
+    """The row of `error` (its class, or the nearest listed base class)."""
+    for cls in type(error).__mro__:
+        kind = SERVICE_ERRORS.get(cls)  # type: ignore[call-overload]
+        if kind is not None:
+            return kind
+    return ErrorKind(error.code, 500, "an error this table does not list")
+
+
+def rule_status(code: str) -> int:
+    kind = RULE_ERRORS.get(code)
+    return 409 if kind is None else kind.status
+
+
+def http_error(code: str) -> ErrorKind:
+    return HTTP_ERRORS[code]
+
+
+def codes(status: int) -> list[str]:
+    """The codes answered with `status`, for the documents."""
+    return [kind.code for kind in ALL if kind.status == status]
+
+
+def summary() -> str:
+    """Each status and its codes, as one sentence ("400: a, b; 401: c; ...")."""
+    statuses = sorted({kind.status for kind in ALL})
+    return "; ".join(f"{status}: {', '.join(codes(status))}" for status in statuses)
+
+
+def table() -> list[dict[str, object]]:
+    """The whole table, for the OpenAPI document (``info.x-error-codes``)."""
+    return [kind._asdict() for kind in ALL]

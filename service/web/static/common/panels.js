@@ -1,0 +1,161 @@
+/* Squares: the side panels of the game pages, filled from a state object or from
+   events: the status panel (_status.html), the stage-3 pieces (_pieces.html) and the
+   computer's plans (_ai.html), with the seat helpers the pages share. */
+
+import { pieceFigure } from "./board.js";
+import { pt } from "./captions.js";
+import { text } from "./dom.js";
+
+export function seatLetter(state, seat) {
+  const s = state.seats.find((s) => s.seat === seat);
+  return s ? s.letter : "R";
+}
+
+export function seatName(state, seat) {
+  const s = state.seats.find((s) => s.seat === seat);
+  return s ? s.name : "";
+}
+
+/* {seat: name} of a state's seats, as describeEvent takes them. */
+export const namesOf = (state) => Object.fromEntries(state.seats.map((s) => [s.seat, s.name]));
+
+/* A finished game's result as the game-over boxes of the play and watch pages say
+   it: "Ali 5 : 3 Computer — Ali wins." */
+export function overResult(st) {
+  const name = (seat) => seatName(st, seat);
+  const result = st.abandoned ? "Abandoned, no result." : st.winner === 0 ? "A draw." : `${name(st.winner)} wins.`;
+  return `${name(1)} ${st.scores[0]} : ${st.scores[1]} ${name(2)} — ${result}`;
+}
+
+/* "H.Score" / "C.Score" labels as in the assignment; names for two humans. */
+export function seatLabel(state, seat) {
+  const s = state.seats.find((s) => s.seat === seat);
+  if (!s) return "";
+  if (state.mode === "vs_computer") return s.kind === "computer" ? "C" : "H";
+  return s.name || `Seat ${seat}`;
+}
+
+const OPEN_SEAT = "Waiting for a friend";
+
+/* How the status panel shows `seat`: its name (or "Waiting for a friend" while an
+   online game's seat is open), the tag after it ("(P)" / "(C)" against the computer,
+   "(you)" on this page's own seat of an online game) and the score labels, split in
+   the part that may be ellipsized (a name) and the part that stays ("'s score").
+   `me`: the seat this page plays in an online game (null: every seat, or watching). */
+export function seatView(state, seat, me = null) {
+  const s = state.seats.find((x) => x.seat === seat) || {};
+  const open = !s.name && state.open_seat === seat;
+  const name = s.name || (open ? OPEN_SEAT : "");
+  if (state.mode === "vs_computer") {
+    const letter = s.kind === "computer" ? "C" : "H";
+    return { name, tag: s.kind === "computer" ? "(C)" : "(P)", label: letter, score: ".Score", squares: ".Squares", full: name };
+  }
+  if (me !== null && me === seat) {
+    return { name, tag: "(you)", label: "Your", score: " score", squares: " squares", full: `${name} (you)` };
+  }
+  if (open) return { name, tag: "", label: "Friend", score: "'s score", squares: "'s squares", full: OPEN_SEAT };
+  return { name, tag: "", label: name || `Seat ${seat}`, score: "'s score", squares: "'s squares", full: name };
+}
+
+/* Fill the status panel (elements found by data-field inside `root`); `me`: the
+   seat this page plays in an online game (null: none, or every seat). */
+export function fillStatus(root, state, me = null) {
+  const nodes = (field) => root.querySelectorAll(`[data-field="${field}"]`);
+  const set = (field, value) => {
+    for (const n of nodes(field)) n.textContent = String(value);
+  };
+  const titled = (field, value, title) => {
+    for (const n of nodes(field)) {
+      n.textContent = String(value);
+      if (title) n.title = title;
+      else n.removeAttribute("title");
+    }
+  };
+  set("round", state.round);
+  titled("turn", state.over ? "—" : seatName(state, state.turn), state.over ? "" : seatName(state, state.turn));
+  set("stage", state.over ? "—" : state.stage);
+  for (const seat of [1, 2]) {
+    const v = seatView(state, seat, me);
+    titled(`name${seat}`, v.name, v.name);
+    set(`tag${seat}`, v.tag);
+    for (const n of nodes(`tag${seat}`)) n.hidden = !v.tag;
+    titled(`label${seat}`, v.label, v.full);
+    set(`score-word${seat}`, v.score);
+    set(`squares-word${seat}`, v.squares);
+    for (const n of root.querySelectorAll(`.players .who-${seat}`)) {
+      n.title = v.tag ? `${v.name} ${v.tag}` : v.name;
+    }
+    set(`score${seat}`, state.scores[seat - 1]);
+    set(`squares${seat}`, state.squares[seat - 1]);
+  }
+  set("ownerless", state.ownerless);
+  root.classList.toggle("by-name", state.mode !== "vs_computer");
+  root.classList.toggle("turn-1", !state.over && state.turn === 1);
+  root.classList.toggle("turn-2", !state.over && state.turn === 2);
+}
+
+export function fillPieces(list, pieces) {
+  while (list.firstChild) list.removeChild(list.firstChild);
+  for (const piece of pieces) addPiece(list, piece);
+  list.closest("section").hidden = pieces.length === 0;
+}
+
+export function addPiece(list, piece) {
+  const li = document.createElement("li");
+  li.className = "piece";
+  li.appendChild(pieceFigure(piece.shape, piece.size));
+  const where = piece.skipped
+    ? ` — skipped after ${piece.tries} tries`
+    : ` at ${piece.lines.map(([x, y]) => pt(x, y)).join(", ")}`;
+  let caption = `Random piece: ${piece.size} line${piece.size === 1 ? "" : "s"}${where}`;
+  if (piece.squares && piece.squares.length) {
+    caption += ` — closed ${piece.squares.map(([x, y]) => pt(x, y)).join(", ")}, ownerless`;
+  }
+  li.appendChild(text("span", caption));
+  list.appendChild(li);
+  list.closest("section").hidden = false;
+}
+
+/* The computer's plans (RULES A2) of its latest turn: {1: stage-1, 2: stage-2}.
+   Fed event by event: a stage-1 explanation starts a new turn's plans. */
+export function addPlan(plans, ev) {
+  if (!ev || ev.type !== "move_explained") return plans;
+  const d = ev.data;
+  if (d.stage === 1 || !plans[1] || plans[1].seat !== d.seat) return { [d.stage]: d };
+  return { ...plans, [d.stage]: d };
+}
+
+export function plansOf(events) {
+  return events.reduce(addPlan, {});
+}
+
+/* Without the events: the state keeps each seat's latest explanation only. */
+export function plansOfState(state) {
+  const list = state.explanations || [];
+  const ex = list.length ? list[list.length - 1] : null;
+  return ex ? { [ex.stage]: ex } : {};
+}
+
+export function fillPlans(root, plans) {
+  const one = plans[1];
+  const two = plans[2];
+  root.hidden = !one && !two;
+  const set = (field, value) => {
+    for (const n of root.querySelectorAll(`[data-field="${field}"]`)) n.textContent = String(value);
+  };
+  const plan1 = root.querySelector(".plan-1");
+  plan1.hidden = !one;
+  if (one) {
+    set("best_point", one.best_point);
+    set("best_x", one.best_x ?? "—");
+    set("best_y", one.best_y ?? "—");
+    set("best_direction", (one.best_direction || []).join(", ") || "—");
+    set("more1", `Stage 1, ${one.level}: ${one.starts} start${one.starts === 1 ? "" : "s"}, ${one.trials} trial${one.trials === 1 ? "" : "s"} — ${one.reason}`);
+  }
+  const plan2 = root.querySelector(".plan-2");
+  plan2.hidden = !two;
+  if (two) {
+    const where = two.best_x === null || two.best_x === undefined ? "" : ` at ${pt(two.best_x, two.best_y)}`;
+    set("more2", `Stage 2, extra line${where}: ${two.reason}`);
+  }
+}

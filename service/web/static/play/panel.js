@@ -1,0 +1,281 @@
+/* Squares, the play page: the panel beside the board (status, prompt, message, the
+   previous turn, the invite of an online game) and the board's paint from a whole
+   state; the scores and game over are scores.js's. */
+
+import { penaltyOf } from "../common/captions.js";
+import { $ } from "../common/dom.js";
+import { setMessage } from "../common/message.js";
+import { fillPieces, fillPlans, fillStatus, plansOfState, seatLetter, seatName } from "../common/panels.js";
+import { dropInvite } from "../common/store.js";
+import { plural, signed } from "../common/words.js";
+import { showOver, showScores } from "./scores.js";
+import { S, canPlay, isComputer, mySeat, online, youOf } from "./state.js";
+import { syncZoomTools } from "./zoom.js";
+
+// -- messages: each stays until the next action --------------------------------------
+export function flash(text, kind, code) {
+  setMessage(text, kind || "info", code || "");
+}
+
+export function clearMessage() {
+  flash("", "", "");
+  delete $("message").dataset.hint;
+}
+
+// -- the controls: the player to move may use them; anyone else sees why not ------------
+const KEY_TITLES = { "advance-btn": "Enter", "hint-btn": "H" }; // their titles when enabled
+
+/* Enable or disable "Next stage" / "End turn" and "Hint"; disabled ones get `reason`
+   as their title and accessible description (#controls-reason). */
+export function setControls(enabled, reason) {
+  const why = $("controls-reason");
+  why.textContent = enabled ? "" : reason || "";
+  for (const [id, key] of Object.entries(KEY_TITLES)) {
+    const b = $(id);
+    b.disabled = !enabled;
+    if (!enabled && reason) {
+      b.title = reason;
+      b.setAttribute("aria-describedby", "controls-reason");
+    } else {
+      b.title = key;
+      b.removeAttribute("aria-describedby");
+    }
+  }
+}
+
+/* How the panel names a seat: "The computer" against the computer, else its name. */
+function label(st, seat) {
+  return st.mode === "vs_computer" && isComputer(st, seat) ? "The computer" : seatName(st, seat);
+}
+
+const STAGE_WORDS = { 1: "squaring", 2: "the extra line", 3: "the random pieces" };
+
+/* While `seat` plays (or its moves are shown) in `stage`: [the prompt, why the
+   controls wait], or null when it is this page's player to act. */
+function waitingFor(st, seat, stage) {
+  const name = seatName(st, seat);
+  if (isComputer(st, seat)) {
+    const skip = S.anim ? " Wait for it to end, or skip the animation." : "";
+    return [`${label(st, seat)} is playing its turn… (stage ${stage}: ${STAGE_WORDS[stage] || ""}).${skip}`,
+      st.mode === "vs_computer" ? "Wait for the computer's turn to end." : `Wait for ${name}'s turn to end.`];
+  }
+  if (!S.game.token) {
+    return [`${name} is to move (stage ${stage}).`, "You are watching this game: this browser cannot play it."];
+  }
+  if (online(st) && seat !== mySeat(st)) return [`Waiting for ${name}… (stage ${stage})`, `Waiting for ${name} to move.`];
+  return null;
+}
+
+/* The panel while a turn is shown move by move (the computer's, an online opponent's,
+   the random pieces) or while the computer thinks: who plays, in which stage, and the
+   controls disabled with the reason. The state drawn at the end (`render`) undoes it. */
+export function showPlaying(st, seat, stage) {
+  const status = $("status");
+  status.classList.toggle("turn-1", seat === 1);
+  status.classList.toggle("turn-2", seat === 2);
+  for (const n of status.querySelectorAll('[data-field="turn"]')) {
+    n.textContent = seatName(st, seat);
+    n.title = seatName(st, seat);
+  }
+  for (const n of status.querySelectorAll('[data-field="stage"]')) n.textContent = String(stage);
+  let [prompt, reason] = waitingFor(st, seat, stage) || [];
+  if (!prompt) {
+    // This page's own player: its random pieces land, or moves made elsewhere are shown.
+    const who = st.mode === "two_players" ? `${seatName(st, seat)}: ` : "";
+    [prompt, reason] = stage === 3
+      ? [`${who}Stage 3 — the random pieces are landing…`, "Wait for the random pieces to land."]
+      : [`${who}The latest moves are being shown…`, "Wait for the moves to be shown."];
+  }
+  $("prompt").textContent = prompt;
+  setControls(false, reason);
+  $("advance-btn").classList.remove("hint");
+  $("advance-btn").textContent = stage === 3 ? "End turn ⏎" : "Next stage ⏎";
+  $("game").classList.toggle("waiting", Boolean(S.game.token));
+}
+
+/* Why the controls are disabled in a state this page's player cannot act in. */
+function reasonFor(st) {
+  if (st.abandoned) return "This game was abandoned.";
+  if (st.over) return "The game is over.";
+  if (online(st) && st.open_seat !== null) {
+    return S.game.token ? "Waiting for your friend to join." : "Waiting for a second player to join.";
+  }
+  const waiting = waitingFor(st, st.turn, st.stage);
+  return waiting ? waiting[1] : "";
+}
+
+/* The end of a game in words: "you win, Ali 5 : 3 Computer" (`result`: a state or
+   the game_over event's data, with its scores and winner). */
+export function resultWords(st, result) {
+  const score = `${seatName(st, 1)} ${result.scores[0]} : ${result.scores[1]} ${seatName(st, 2)}`;
+  if (result.winner === 0) return `a draw, ${score}`;
+  const winner = youOf(st, result.winner);
+  return `${winner === "You" ? "you win" : `${winner} wins`}, ${score}`;
+}
+
+// -- what the player is asked to do ----------------------------------------------------
+function promptFor(st) {
+  const name = (seat) => seatName(st, seat);
+  if (st.abandoned) return "This game was abandoned: nobody can move in it any more. Start a new game.";
+  if (st.over) return "Game over. Watch the replay, or start a new game.";
+  if (online(st) && st.open_seat !== null) {
+    return S.game.token ? "Send your friend the invite link: the game starts when they join."
+      : "Waiting for a second player to join.";
+  }
+  const waiting = waitingFor(st, st.turn, st.stage);
+  if (waiting) return waiting[0];
+  const who = st.mode === "two_players" ? `${name(st.turn)}: ` : online(st) ? "Your turn. " : "";
+  if (st.stage === 1) {
+    return `${who}Stage 1 — squaring: each line must close a square (+1). Keep each new square next to the one before, or it costs 5. Nothing to close? Press Next stage.`;
+  }
+  if (st.stage === 2) {
+    return st.legal.can_advance
+      ? `${who}Stage 2 done. Press Next stage: the random pieces follow.`
+      : `${who}Stage 2 — place one extra line anywhere. It scores nothing: try not to leave a square open.`;
+  }
+  return `${who}Stage 3 — the random pieces are on the board. Press End turn.`;
+}
+
+// -- an online game's invite: shown to its creator while the seat is open ----------------
+function fillInvite(st) {
+  const waiting = online(st) && st.open_seat !== null && !st.over;
+  if (online(st) && st.open_seat === null && S.game.invite) {
+    S.game.invite = null;
+    dropInvite(S.game.game_id);
+  }
+  const box = $("invite");
+  box.hidden = !(waiting && S.game.token && mySeat(st) !== st.open_seat);
+  if (box.hidden) return;
+  const invite = S.game.invite;
+  $("invite-link").hidden = !invite;
+  $("invite-lost").hidden = Boolean(invite);
+  if (!invite) return;
+  if ($("invite-url").value !== invite.url) $("invite-url").value = invite.url;
+  const expires = new Date(invite.expires_at);
+  const when = Number.isNaN(expires.getTime()) ? invite.expires_at
+    : expires.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  const expired = expires.getTime() <= Date.now();
+  const line = $("invite-expiry");
+  line.textContent = expired
+    ? `This link expired on ${when}: start a new game to invite a friend.`
+    : `The link works once, until ${when}.`;
+  line.classList.toggle("error", expired);
+}
+
+export async function copyInvite() {
+  const field = $("invite-url");
+  const note = $("invite-copied");
+  field.focus();
+  field.select();
+  let done = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(field.value);
+      done = true;
+    }
+  } catch (e) {
+    done = false;
+  }
+  if (!done) {
+    try {
+      done = document.execCommand("copy");
+    } catch (e) {
+      done = false;
+    }
+  }
+  note.textContent = done ? "Link copied: send it to your friend." : "Copy the selected link (Ctrl+C), then send it to your friend.";
+}
+
+// -- what kind of game: a practice game (a chosen seed), an online game's hints ----------
+function fillNotes(st) {
+  const practice = $("practice-note");
+  practice.hidden = st.ranked !== false;
+  practice.textContent = `Practice game · seed ${st.seed}`;
+  practice.title = "A chosen seed: the same random lines and pieces every time, never in the high scores.";
+  const hints = $("hints-note");
+  hints.hidden = !online(st);
+  hints.textContent = st.hints ? "Hints on" : "Hints off";
+  hints.title = st.hints ? "The player to move may ask for a hint." : "Neither player can ask for a hint in this game.";
+  $("hint-btn").hidden = !st.hints;
+  $("keys-hint").hidden = !st.hints;
+  $("over-practice").hidden = st.ranked !== false;
+}
+
+// -- the whole page from a state -------------------------------------------------------
+export function render(st) {
+  S.state = st;
+  S.board.paint(st);
+  fillStatus($("status"), st, mySeat(st));
+  showScores(st.scores);
+  const ownPieces = st.stage === 3 && !st.over;
+  fillPieces($("pieces"), ownPieces ? st.last_pieces || [] : []);
+  fillLastTurn(st);
+  fillInvite(st);
+  const board = $("board");
+  board.dataset.version = st.version;
+  board.dataset.stage = st.stage;
+  board.dataset.over = st.over ? "true" : "false";
+  const mine = canPlay(st);
+  $("advance-btn").classList.remove("hint");
+  $("advance-btn").textContent = st.stage === 3 ? "End turn ⏎" : "Next stage ⏎";
+  setControls(mine, mine ? "" : reasonFor(st));
+  if (!st.hints) $("hint-btn").disabled = true;
+  fillNotes(st);
+  $("prompt").textContent = promptFor(st);
+  const game = $("game");
+  game.classList.toggle("is-over", st.over);
+  game.classList.toggle("watching", !S.game.token);
+  game.classList.toggle("waiting", Boolean(S.game.token) && !st.over && !mine);
+  if (!S.cursor) {
+    const y = 2 * Math.floor(st.height / 4);
+    const x = 2 * Math.floor(st.width / 4) + 1;
+    S.cursor = { x, y, wantX: x };
+  }
+  if (st.over) S.board.hideCursor();
+  else S.board.showCursor(S.cursor.x, S.cursor.y);
+  const turnName = seatName(st, st.turn);
+  document.title = st.over ? "Squares — game over" : `Squares — round ${st.round}, ${turnName}, stage ${st.stage}`;
+  syncZoomTools();
+  if (st.over) showOver(st);
+}
+
+/* The previous turn in one line, and the computer's plan if it was the computer's. */
+function fillLastTurn(st) {
+  const box = $("last-box");
+  let summary = "";
+  if (S.lastTurn) summary = summarizeTurn(st, S.lastTurn) + (S.lastTurn.final ? " The game ended on this turn." : "");
+  else if (st.last_turn) summary = `${seatName(st, st.last_turn.seat)}: ${plural(st.last_turn.lines.length, "line")}, ${plural(st.last_turn.squares.length, "square")} formed.`;
+  $("last-title").textContent = "Last turn";
+  $("last-summary").textContent = summary;
+  const lastSeat = S.lastTurn ? S.lastTurn.seat : st.last_turn ? st.last_turn.seat : null;
+  const computerPlans = lastSeat !== null && isComputer(st, lastSeat) && !(st.over && st.mode !== "vs_computer")
+    ? (Object.keys(S.plans).length ? S.plans : plansOfState(st)) : {};
+  fillPlans($("ai-box"), computerPlans);
+  box.hidden = !summary && $("ai-box").hidden;
+}
+
+function summarizeTurn(st, turn) {
+  let lines = 0, won = 0, penalty = 0, ownerless = 0, pieces = 0;
+  const letter = seatLetter(st, turn.seat);
+  for (const ev of turn.events) {
+    const d = ev.data || {};
+    if (ev.type === "line_placed") {
+      lines += 1;
+      penalty += penaltyOf(d);
+      for (const q of d.squares) {
+        if (q[2] === letter) won += 1;
+        else ownerless += 1;
+      }
+    } else if (ev.type === "piece_inserted" && !d.skipped) {
+      pieces += 1;
+      ownerless += d.squares.length;
+    }
+  }
+  const delta = won - penalty;
+  const parts = [`${plural(lines, "line")}`];
+  if (won) parts.push(`${plural(won, "square")} won`);
+  if (penalty) parts.push(`an irregular square (−${penalty})`);
+  if (ownerless) parts.push(`${ownerless} ownerless`);
+  if (pieces) parts.push(`${plural(pieces, "random piece")}`);
+  return `${seatName(st, turn.seat)}: ${signed(delta)} — ${parts.join(", ")}.`;
+}

@@ -1,0 +1,81 @@
+/* Squares, the play page: the scores in the status panel, which count to their new
+   value with a +1 / −5 badge, and the game-over box with the high scores. */
+
+import { api, ApiError } from "../common/api.js";
+import { $, text } from "../common/dom.js";
+import { setMessage } from "../common/message.js";
+import { overResult, seatName } from "../common/panels.js";
+import { finished } from "../common/store.js";
+import { signed } from "../common/words.js";
+import { S, mySeat } from "./state.js";
+
+// -- the score: it counts to its new value, with a +1 / −5 badge ------------------------
+const countTimers = [null, null];
+
+export function showScores(scores) {
+  for (const seat of [1, 2]) {
+    const to = scores[seat - 1];
+    const from = S.shown[seat - 1];
+    if (to !== from) animateScore(seat, from, to);
+    else if (countTimers[seat - 1] === null) $(`st-score${seat}`).textContent = String(to);
+  }
+}
+
+function animateScore(seat, from, to) {
+  const dd = $(`st-score${seat}`);
+  S.shown[seat - 1] = to;
+  clearInterval(countTimers[seat - 1]);
+  const delta = to - from;
+  for (const old of dd.parentElement.querySelectorAll(".delta")) old.remove();
+  const badge = text("span", signed(delta), `delta ${delta > 0 ? "up" : "down"}`);
+  badge.setAttribute("aria-hidden", "true");
+  badge.addEventListener("animationend", () => badge.remove());
+  dd.after(badge);
+  dd.classList.remove("bump-up", "bump-down");
+  void dd.offsetWidth; // restart the CSS animation
+  dd.classList.add(delta > 0 ? "bump-up" : "bump-down");
+  let value = from;
+  const step = delta > 0 ? 1 : -1;
+  dd.textContent = String(value);
+  countTimers[seat - 1] = setInterval(() => {
+    value += step;
+    dd.textContent = String(value);
+    if (value === to) {
+      clearInterval(countTimers[seat - 1]);
+      countTimers[seat - 1] = null;
+    }
+  }, Math.max(25, Math.min(90, 450 / Math.abs(delta))));
+  dd.dataset.score = String(to);
+}
+
+/* Game over: the result and the high scores, the player's own rows marked. */
+export async function showOver(st) {
+  finished(st.game_id);
+  const box = $("over");
+  box.hidden = false;
+  $("over-result").textContent = overResult(st);
+  const tbody = $("over-table").querySelector("tbody");
+  let rows = [];
+  try {
+    // Room for the player's own rows below the top 10.
+    rows = (await api("GET", "/api/highscores?limit=100")).high_scores;
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    setMessage(e.message, "error", e.code);
+  }
+  while (tbody.firstChild) tbody.removeChild(tbody.firstChild);
+  const me = mySeat(st);
+  rows.forEach((row, i) => {
+    const mine = row.game_id === st.game_id;
+    if (i >= 10 && !mine) return;
+    const tr = document.createElement("tr");
+    if (mine) tr.className = "mine";
+    const you = mine && S.game.token && (me === null || row.name === seatName(st, me));
+    tr.appendChild(text("td", String(row.rank ?? i + 1)));
+    tr.appendChild(text("td", row.name + (you ? "  ◀ you" : "")));
+    tr.appendChild(text("td", String(row.score)));
+    tr.appendChild(text("td", row.difficulty || ""));
+    tbody.appendChild(tr);
+  });
+  tbody.dataset.loaded = "true";
+}

@@ -1,8 +1,0 @@
-/* Squares: wording shared by the pages. */
-
-/* A message as a page shows it: its first letter a capital (the API's messages
-   start in lowercase; the API keeps them so). */
-export function sentence(message) {
-  const s = String(message ?? "");
-  return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
-}
