@@ -15,7 +15,9 @@ found; `exhaustive` stops at its node limit (or the last-resort time limit) and 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from .budget import Budget
 from .compact import Board, Chain, starts
@@ -111,40 +113,26 @@ def random_search(board: Board, chain: Chain, n: int, rng: random.Random, stats:
     found so far (``complete`` is then False).
     """
     found = starts(board, chain)
+    forked: list[int] = []
 
-    def one_walk(b: int) -> tuple[Path, bool] | None:
-        """A walk from `b`, paid for; None once the budget is spent."""
+    def order() -> Iterator[int]:
+        yield from found  # every start once first
+        for b in forked:  # then the forked starts' other walks
+            yield from repeat(b, n - 1)
+
+    best = NO_PATH
+    for i, b in enumerate(order()):
         if budget is not None and budget.out:
-            return None
-        path, forked = walk(board, b, chain, rng)
+            return Search(best, len(found), len(found) * n, False)
+        path, forks = walk(board, b, chain, rng)
         stats.walks += 1
         if budget is not None:
             budget.spend(len(path.slots) + 1)
-        return path, forked
-
-    best = NO_PATH
-    forked_starts = []
-    complete = True
-    for b in found:  # every start once first
-        walked = one_walk(b)
-        if walked is None:
-            complete = False
-            break
-        if walked[0].points > best.points:
-            best = walked[0]
-        if walked[1]:
-            forked_starts.append(b)
-    for b in forked_starts if complete else ():  # then the forked starts' other walks
-        for _ in range(n - 1):
-            walked = one_walk(b)
-            if walked is None:
-                complete = False
-                break
-            if walked[0].points > best.points:
-                best = walked[0]
-        if not complete:
-            break
-    return Search(best, len(found), len(found) * n, complete)
+        if path.points > best.points:
+            best = path
+        if forks and i < len(found):
+            forked.append(b)
+    return Search(best, len(found), len(found) * n, True)
 
 
 class _Stop(Exception):

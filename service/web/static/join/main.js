@@ -17,7 +17,7 @@ const REFUSALS = {
   invite_claimed: { text: "This invite has already been used: someone has joined this game, and each link works once.", watch: true },
   invite_expired: { text: "This invite has expired. Ask your friend to start a new online game and send you its link." },
   not_online: { text: "This game is not an online game: there is no seat to join.", watch: true },
-  invalid_name: { text: "Please give a name of 1 to 32 characters." },
+  invalid_name: { text: `Please give a name of 1 to ${$("join-name").maxLength} characters.` },
   game_not_found: { text: "There is no such game." },
 };
 
