@@ -18,8 +18,8 @@ from .budget import Budget
 from .compact import Board
 from .stage1 import Stats, best_points, exhaustive
 
-SHORTLIST = 6  # expert: candidate lines that get sampled
-SAMPLES = 6  # expert: stage-3 piece sets per candidate (the same sets for each)
+SHORTLIST = 24  # expert: candidate lines that get sampled (issue 25: was 6)
+SAMPLES = 12  # expert: stage-3 piece sets per candidate, the same for each (was 6)
 
 
 @dataclass(frozen=True)
