@@ -133,13 +133,7 @@ def test_rule_A3_stage2_takes_a_safe_line_when_there_is_one(level):
 
 
 def test_rule_A3_stage2_gives_away_the_least_when_no_line_is_safe():
-    rng = random.Random(12)
-    checked = 0
-    while checked < 5:
-        state, open_slots = random_open_position(rng, open_count=9)
-        if any(_leaves_no_three_sided(state, p) for p in open_slots):
-            continue
-        checked += 1
+    for state, open_slots in _without_a_safe_line(random.Random(12), 5):
         # What the human could chain after each candidate line, by the oracle.
         give = {}
         for p in open_slots:
@@ -157,13 +151,7 @@ def test_rule_A3_stage2_gives_away_the_least_when_no_line_is_safe():
 def test_rule_A3_moderate_gives_the_fewest_squares_to_form_at_once():
     """Rule choice (issue 25): moderate judges a line by the boxes it leaves with
     three sides; easy by the chain the line itself opens."""
-    rng = random.Random(13)
-    checked = 0
-    while checked < 5:
-        state, open_slots = random_open_position(rng, open_count=9)
-        if any(_leaves_no_three_sided(state, p) for p in open_slots):
-            continue
-        checked += 1
+    for state, open_slots in _without_a_safe_line(random.Random(13), 5):
         game = Game(state, [])
         game.advance()
         g = game.state.geometry
@@ -184,6 +172,16 @@ def test_rule_A3_moderate_gives_the_fewest_squares_to_form_at_once():
         # a line that brings no box to three sides opens nothing: easy prefers one
         if min(opened.values()) == 0:
             assert opened[g.xy(easy.slot)] == 0
+
+
+def _without_a_safe_line(rng: random.Random, count: int):
+    """`count` random 9 x 9 positions with 9 open slots, every one of them unsafe."""
+    found = 0
+    while found < count:
+        state, open_slots = random_open_position(rng, open_count=9)
+        if not any(_leaves_no_three_sided(state, p) for p in open_slots):
+            found += 1
+            yield state, open_slots
 
 
 def _leaves_no_three_sided(state, point) -> bool:
