@@ -200,7 +200,12 @@ def test_a_full_sqlite_file_is_a_503_and_nothing_is_half_written(
     engine.dispose()
     moved = _move(client, game_id, auth)
     assert moved.status_code == 200, moved.get_json()
-    assert moved.get_json()["state"]["version"] == before[0] + 1
+    # the same move now goes in whole: an advance brings its pieces, so count its events
+    version, events = snapshot(client, game_id)
+    assert version == moved.get_json()["state"]["version"] > before[0]
+    assert events[: len(before[1])] == before[1]
+    assert [e["seq"] for e in events] == list(range(1, version + 1))
+    assert events[before[0]]["type"] in ("line_placed", "stage_advanced")
 
 
 # -- /readyz ---------------------------------------------------------------------------
