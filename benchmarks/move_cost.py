@@ -155,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     games = args.games or (6 if args.quick else 60)
 
+    from service import lifecycle
     from service.app import create_app
     from service.store import migrate
 
@@ -172,8 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         profile.enable()
         play(app, games, seed=1000 + games)
         profile.disable()
-        flask_app.extensions["squares_live"].close()
-        flask_app.extensions["squares"].store.dispose()
+        lifecycle.close(flask_app)  # its threads (the analyst, the sweeper) stop first
 
     parts = sorted(shares(profile).items(), key=lambda item: -item[1])
     print(f"\n== Squares: a move's CPU in the app (in-process WSGI, SQLite, limits on; "

@@ -29,7 +29,7 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any
 
-from service import security
+from service import lifecycle, security
 from service.app import create_app
 from service.domain.ai import worst
 from service.domain.events import Seat
@@ -107,7 +107,7 @@ def main() -> int:
                     for name, wall, cpu in play_one(client, game_id, token):
                         if wall > worst_of[name][0]:
                             worst_of[name] = (wall, cpu, where)
-        app.extensions["squares"].store.dispose()
+        lifecycle.close(app)  # its threads (the analyst, the sweeper) stop first
     print(f"worst request per endpoint ({', '.join(f'{h}x{w}' for h, w in sizes)}; "
           f"{', '.join(worst.KINDS)}; levels {', '.join(levels)})")
     for name, (wall, cpu, where) in worst_of.items():
