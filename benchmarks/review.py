@@ -9,8 +9,8 @@
    service layer (as ``squares simulate --store`` stores them) in a fresh SQLite
    file, then one `Analyst(store).catch_up()` in this (single-threaded) process,
    timed on the wall clock and in CPU. Target: >= 60 games a minute.
-3. **Latency under load**: the shipped server (``squares serve``'s gunicorn with its
-   2 uvicorn workers, each with its background analyst) on a fresh SQLite file; the
+3. **Latency under load**: the shipped server (``squares serve``: its app server
+   with 2 workers and its analyst, a process of its own) on a fresh SQLite file; the
    load generator of ``benchmarks/load.py`` plays 9 x 13 games against it from a
    second process while driver threads here finish 19 x 33 computer-vs-computer
    games through the API (``POST /api/games``, then ``POST .../computer-turn`` with

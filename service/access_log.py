@@ -38,18 +38,23 @@ def init_app(app: Flask) -> None:
         response.headers[request_ids.HEADER] = request_id
         route = request.url_rule.rule if request.url_rule is not None else UNMATCHED
         status = response.status_code
-        metrics.request_answered(request.method, route, status, seconds)
         if status == 429:
             metrics.rate_limited(route, _error_code(response))
-        client = request.remote_addr or "-"
-        duration_ms = round(seconds * 1000, 1)
-        log.info('%s "%s %s" %d %.1f ms id=%s', client, request.method, request.path,
-                 status, duration_ms, request_id,
-                 extra={"request_id": request_id, "method": request.method, "route": route,
-                        "status": status, "duration_ms": duration_ms,
-                        "game_id": (request.view_args or {}).get("game_id"),
-                        "client": client})
+        metrics.request_answered(request.method, route, status, seconds)
+        write(client=request.remote_addr or "-", method=request.method, path=request.path,
+              route=route, status=status, seconds=seconds, request_id=request_id,
+              game_id=(request.view_args or {}).get("game_id"))
         return response
+
+
+def write(*, client: str, method: str, path: str, route: str, status: int, seconds: float,
+          request_id: str, game_id: str | None) -> None:
+    """One access line (the Flask app's requests, and the streams server's)."""
+    duration_ms = round(seconds * 1000, 1)
+    log.info('%s "%s %s" %d %.1f ms id=%s', client, method, path, status, duration_ms,
+             request_id, extra={"request_id": request_id, "method": method, "route": route,
+                                "status": status, "duration_ms": duration_ms,
+                                "game_id": game_id, "client": client})
 
 
 def _error_code(response: Response) -> str:

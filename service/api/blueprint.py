@@ -9,7 +9,6 @@ The endpoints live in `routes` (games, moves, replays, high scores), `online`
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from flask import current_app, request
@@ -19,6 +18,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from ..errors import GameNotFound, ServiceError
 from ..services import Services
+from .paths import GAME_ID
 from .schemas import ErrorSchema
 from .statuses import HTTP_ERRORS, SERVICE_ERRORS, codes
 
@@ -85,7 +85,6 @@ def refuse_bodies_that_are_not_json() -> None:
                                    "application/json), or empty")
 
 
-GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 TOKEN_DOC = {"security": [{"bearerAuth": []}]}
 
 

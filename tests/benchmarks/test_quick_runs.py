@@ -29,13 +29,15 @@ QUICK_RUNS = {
     "move_cost.py": ["app CPU per move", "app CPU per bare GET /healthz",
                      "database statements", "rate limiter", "hint and computer turns"],
     "load.py": ["moves/s", "move latency p99", "bare GET /healthz", "peak RSS per worker"],
+    "servers.py": ["granian (shipped)", "gunicorn gthread", "uvicorn + a2wsgi",
+                   "a move with its hint"],
     "review.py": ["review CPU median / p99 / max", "analyst games/min (wall)",
                   "game over -> review ready p99", "Summary (issue 24 targets"],
     "storage.py": ["events / game", "event JSON / game", "database growth / game"],
     "store.py": ["raw sqlite3 inserts", "store appends", "ratio store/raw", "load + fold"],
     "worst_case.py": ["worst request per endpoint", "GET hint (stage 1)", "worst request:"],
 }
-TIMEOUT_S = {"live.py": 120, "load.py": 120, "review.py": 120}
+TIMEOUT_S = {"live.py": 120, "load.py": 120, "review.py": 120, "servers.py": 120}
 
 
 def _review_figures_are_sane(figures: dict[str, Any]) -> None:
