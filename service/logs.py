@@ -5,7 +5,11 @@
 our own loggers from INFO) to standard error. ``SQUARES_LOG_FORMAT`` chooses the
 shape: ``text`` (the default; one readable line) or ``json`` (one JSON object a
 line, for a log shipper). Every line written while a request is answered carries
-that request's id (`access_log`). Nothing logged here holds a token, an invite or
+that request's id (`access_log`). In the text shape every argument of a message
+(a path, a client's address, a name: whatever a client may have chosen) has its
+backslashes, quotes and control characters escaped, and the message its control
+characters, so no request can end a line, forge another or send a terminal an escape
+sequence (`TextFormatter`); JSON escapes by itself. Nothing logged here holds a token, an invite or
 claim code or a password: paths hold none (codes travel in bodies and #fragments),
 query strings are never logged, and neither are headers or bodies.
 """
@@ -15,7 +19,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sys
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,6 +42,44 @@ def log_format(value: str | None = None) -> str:
     if chosen not in FORMATS:
         raise ValueError(f"{FORMAT_ENV} must be one of {', '.join(FORMATS)}, not {chosen!r}")
     return chosen
+
+
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _control(found: re.Match[str]) -> str:
+    c = found.group()
+    return _NAMED.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+
+
+def escape_controls(text: str) -> str:
+    """`text` with its control characters written as ``\\n``, ``\\x1b``, ``\\u2028``."""
+    return _CONTROLS.sub(_control, text)
+
+
+def escape(value: object) -> object:
+    """A string with its backslashes, double quotes and control characters escaped
+    (other values as they are): a client's text, safe inside a text log line's quotes."""
+    if not isinstance(value, str):
+        return value
+    return escape_controls(value.replace("\\", "\\\\").replace('"', '\\"'))
+
+
+class TextFormatter(logging.Formatter):
+    """The text shape: the message's arguments escaped (`escape`), then its own
+    control characters; the record itself is left as it is for other handlers."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        args = record.args
+        if isinstance(args, Mapping):
+            safe_args: Any = {k: escape(v) for k, v in args.items()}
+        else:
+            safe_args = tuple(escape(a) for a in args or ())
+        message = str(record.msg) % safe_args if args else str(record.msg)
+        shown = logging.makeLogRecord(record.__dict__)
+        shown.msg, shown.args = escape_controls(message), None
+        return super().format(shown)
 
 
 class RequestIdFilter(logging.Filter):
@@ -68,7 +112,7 @@ class JsonFormatter(logging.Formatter):
 
 
 def formatter_for(fmt: str) -> logging.Formatter:
-    return JsonFormatter() if fmt == "json" else logging.Formatter(TEXT_FORMAT)
+    return JsonFormatter() if fmt == "json" else TextFormatter(TEXT_FORMAT)
 
 
 def configure(fmt: str | None = None) -> None:
@@ -76,7 +120,7 @@ def configure(fmt: str | None = None) -> None:
     chosen = log_format(fmt)
     formatter = formatter_for(chosen)
     # a text access line is its message alone: it names its request id itself
-    access_formatter = formatter if chosen == "json" else logging.Formatter("%(message)s")
+    access_formatter = formatter if chosen == "json" else TextFormatter("%(message)s")
     request_ids = RequestIdFilter()
 
     def handler(stream: Any, shape: logging.Formatter) -> logging.Handler:
