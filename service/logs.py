@@ -9,7 +9,10 @@ that request's id (`access_log`). In the text shape every argument of a message
 (a path, a client's address, a name: whatever a client may have chosen) has its
 backslashes, quotes and control characters escaped, and the message its control
 characters, so no request can end a line, forge another or send a terminal an escape
-sequence (`TextFormatter`); JSON escapes by itself. Nothing logged here holds a token, an invite or
+sequence (`TextFormatter`); JSON escapes by itself. An error that repeats (an outage
+fails every request alike) is written with its traceback once per
+`REPEAT_INTERVAL_S`; its repeats meanwhile are counted, and the next one written says
+how many there were (`RepeatFilter`). Nothing logged here holds a token, an invite or
 claim code or a password: paths hold none (codes travel in bodies and #fragments),
 query strings are never logged, and neither are headers or bodies.
 """
@@ -21,7 +24,9 @@ import logging
 import os
 import re
 import sys
-from collections.abc import Mapping
+import threading
+import time
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -34,6 +39,8 @@ OUR_LOGGERS = ("service", "cli", "squares")
 # the fields an access line adds to its record (`access_log`), in this order
 ACCESS_FIELDS = ("method", "route", "status", "duration_ms", "game_id", "client")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
+REPEAT_INTERVAL_S = 10.0
+REPEATS_KEPT = 1_000  # kinds of error remembered at once
 
 
 def log_format(value: str | None = None) -> str:
@@ -82,6 +89,41 @@ class TextFormatter(logging.Formatter):
         return super().format(shown)
 
 
+class RepeatFilter(logging.Filter):
+    """Lets an error with a traceback through once per `interval_s` for each kind (its
+    logger, message template and exception type); drops its repeats meanwhile and
+    counts them on the next one let through (``repeats``, and in its message)."""
+
+    def __init__(self, interval_s: float = REPEAT_INTERVAL_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.interval_s = interval_s
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._kinds: dict[tuple[str, str, type], list[Any]] = {}  # -> [written at, repeats]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.exc_info or record.exc_info[0] is None:
+            return True
+        kind = (record.name, str(record.msg), record.exc_info[0])
+        now = self.clock()
+        with self._lock:
+            seen = self._kinds.get(kind)
+            if seen is not None and now - seen[0] < self.interval_s:
+                seen[1] += 1
+                return False
+            repeats = seen[1] if seen is not None else 0
+            self._kinds.pop(kind, None)
+            self._kinds[kind] = [now, 0]
+            while len(self._kinds) > REPEATS_KEPT:
+                del self._kinds[next(iter(self._kinds))]
+        if repeats:
+            record.repeats = repeats
+            record.msg = (f"{record.msg} (and {repeats} more like it since the last one "
+                          "written, their tracebacks left out)")
+        return True
+
+
 class RequestIdFilter(logging.Filter):
     """Puts the current request's id on every record (``-`` outside a request)."""
 
@@ -103,7 +145,7 @@ class JsonFormatter(logging.Formatter):
             "message": record.getMessage(),
             "request_id": getattr(record, "request_id", "-"),
         }
-        for field in ACCESS_FIELDS:
+        for field in (*ACCESS_FIELDS, "repeats"):
             if hasattr(record, field):
                 line[field] = getattr(record, field)
         if record.exc_info:
@@ -122,10 +164,12 @@ def configure(fmt: str | None = None) -> None:
     # a text access line is its message alone: it names its request id itself
     access_formatter = formatter if chosen == "json" else TextFormatter("%(message)s")
     request_ids = RequestIdFilter()
+    repeats = RepeatFilter()
 
     def handler(stream: Any, shape: logging.Formatter) -> logging.Handler:
         made = logging.StreamHandler(stream)
         made.addFilter(request_ids)
+        made.addFilter(repeats)
         made.setFormatter(shape)
         return made
 

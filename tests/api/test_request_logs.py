@@ -13,12 +13,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
 import pytest
 
 from service import logs
 from service.services import Services
 
 from .helpers import bearer, create_game
+from .test_readiness import _wrapped
 
 
 @pytest.fixture
@@ -184,3 +186,41 @@ def test_other_text_lines_escape_what_they_quote(text_logs: Written) -> None:
     err = text_logs.err.getvalue()
     assert err.count("\n") == 1 and "\x1b" not in err, err
     assert err.endswith(' name Ada\\n\\"x\\", b\\x1bc\n'), err
+
+
+def test_an_outage_writes_its_traceback_once_with_a_count_of_the_repeats(
+        client: Any, services: Services, monkeypatch: pytest.MonkeyPatch,
+        text_logs: Written) -> None:
+    def lost(*_: Any, **__: Any) -> Any:
+        raise _wrapped(psycopg.OperationalError("connection refused"), statement=None)
+
+    monkeypatch.setattr(services, "high_scores", lost)
+    answers = [client.get("/api/highscores").status_code for _ in range(30)]
+    assert answers == [503] * 30
+    err = text_logs.err.getvalue()
+    assert err.count("Traceback") == 1 and err.count("the database is not available") == 1
+    assert len(text_logs.out.getvalue().splitlines()) == 30  # every access line stays
+
+
+def test_a_repeated_error_is_written_once_per_interval_with_its_count() -> None:
+    now = [0.0]
+    repeats = logs.RepeatFilter(interval_s=10.0, clock=lambda: now[0])
+
+    def record(msg: str, exc: type[BaseException] = OSError) -> logging.LogRecord:
+        made = logging.LogRecord("service.x", logging.ERROR, __file__, 1, msg, ("a",),
+                                 (exc, exc("x"), None))
+        return made
+
+    assert repeats.filter(record("lost %s"))
+    assert not any(repeats.filter(record("lost %s")) for _ in range(41))
+    assert repeats.filter(record("lost %s", ValueError))  # another kind of error
+    assert repeats.filter(record("other %s"))  # another message
+    plain = logging.LogRecord("service.x", logging.ERROR, __file__, 1, "no traceback", (), None)
+    assert repeats.filter(plain) and repeats.filter(plain)
+    now[0] = 10.5
+    later = record("lost %s")
+    assert repeats.filter(later)
+    assert later.repeats == 41  # type: ignore[attr-defined]
+    assert "and 41 more like it" in later.getMessage()
+    assert json.loads(logs.JsonFormatter().format(later))["repeats"] == 41
+    assert not repeats.filter(record("lost %s"))
