@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover - not on POSIX
     fcntl = None  # type: ignore[assignment]
 
 
-POLL_S = (0.001, 0.002, 0.005)  # the head's polls of the flock, then every 5 ms
+POLL_S = (0.0005, 0.001, 0.002)  # the head's polls of the flock, then every 2 ms
 
 
 class WriteLockTimeout(TimeoutError):
