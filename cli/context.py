@@ -28,7 +28,7 @@ from sqlalchemy.exc import ArgumentError
 
 from service import config
 from service.services import Services
-from service.store import migrate
+from service.store import ADMIN, migrate
 
 from .output import CliFailure, safe_url
 
@@ -126,7 +126,7 @@ class AppContext:
     def services(self) -> Iterator[Services]:
         """The service layer on a database at the newest schema; disposed afterwards."""
         self.migrate()
-        services = Services.from_url(self.url)
+        services = Services.from_url(self.url, ADMIN)
         try:
             yield services
         finally:

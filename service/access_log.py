@@ -4,8 +4,10 @@
 - **Access line.** One per request, written by the app so that it names the client
   the app decided on (behind trusted proxies, the forwarded address; see
   ``SQUARES_TRUSTED_PROXIES``), never a proxy's. Text: ``<client> "<METHOD> <path>"
-  <status> <ms> ms id=<request id>``; JSON (`logs`): the fields request_id, method,
-  route, status, duration_ms, game_id and client. The query string is left out.
+  <status> <ms> ms id=<request id>``, the client's text in it escaped by the text
+  formatter (`logs.TextFormatter`: no ``%0a`` starts a forged line); JSON (`logs`):
+  the fields request_id, method, route, status, duration_ms, game_id and client. The
+  query string is left out.
 - **Metrics.** The request's duration by method, route and status, and a count of
   429 refusals (`metrics`).
 """

@@ -30,6 +30,7 @@ from werkzeug.exceptions import (
 from .. import metrics
 from ..domain.commands import RuleViolation
 from ..errors import ServiceError
+from ..store import WriteLockTimeout
 from ..web.errors import error_page
 from .statuses import (
     HTTP_CODES,
@@ -143,8 +144,9 @@ def database_outage(error: BaseException) -> bool:
 
 
 def _is_outage(error: BaseException) -> bool:
-    if isinstance(error, (sa_exc.DisconnectionError, sa_exc.TimeoutError)):
-        return True  # a dead connection SQLAlchemy gave up on; the pool's checkout timeout
+    if isinstance(error, (sa_exc.DisconnectionError, sa_exc.TimeoutError, WriteLockTimeout)):
+        return True  # a dead connection SQLAlchemy gave up on; the pool's checkout
+        # timeout; SQLite's write lock not had in time
     if isinstance(error, sa_exc.DBAPIError):
         if error.connection_invalidated:
             return True  # SQLAlchemy recognised a disconnect
