@@ -8,9 +8,10 @@ from typing import Any
 from flask import Flask, jsonify
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import access_log, api, headers, lifecycle, limits, sweeper, web
+from . import api, headers, lifecycle, limits, sweeper, web
 from .api.errors import api_error
 from .config import database_url, invite_ttl_seconds, trusted_proxies
+from .http import hooks
 from .services import Services
 
 MAX_BODY_BYTES = 64 * 1024
@@ -62,9 +63,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     api.init_app(app)
     app.register_blueprint(web.bp)
-    limits.init_app(app)
     headers.init_app(app)
-    access_log.init_app(app)
+    hooks.init_app(app, limits.init_app(app))
     started = sweeper.init_app(app)  # abandons stale games: a thread per process
     if started is not None:
         lifecycle.on_close(app, started.stop)

@@ -126,9 +126,6 @@ def close_after_unread_body(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Read the live streams' setting and register the hooks; call once, in the app
-    factory."""
+    """Read the live streams' setting (the hooks are `service.http.hooks`')."""
     app.config.setdefault(live_url.ENV, os.environ.get(live_url.ENV, ""))
     app.config[live_url.ENV] = live_url.check(str(app.config[live_url.ENV]))
-    app.after_request(add_security_headers)
-    app.after_request(close_after_unread_body)

@@ -56,6 +56,15 @@ blp = ApiBlueprint("api", __name__, url_prefix="/api",
 
 
 @blp.before_request
+def check_body() -> None:
+    """The checks of every request body of the API (`refuse_oversized_streams`,
+    `refuse_bodies_that_are_not_json`), in one hook."""
+    if request.method in ("GET", "HEAD", "OPTIONS") and not request.content_length:
+        return
+    refuse_oversized_streams()
+    refuse_bodies_that_are_not_json()
+
+
 def refuse_oversized_streams() -> None:
     """413 for a body without ``Content-Length`` (chunked) that runs past the limit.
 
@@ -73,7 +82,6 @@ def refuse_oversized_streams() -> None:
         raise RequestEntityTooLarge()
 
 
-@blp.before_request
 def refuse_bodies_that_are_not_json() -> None:
     """415 for a write whose body is not JSON: form-encoded, ``text/plain`` or no
     Content-Type at all. Every write takes a JSON body or none; a body the parser

@@ -127,5 +127,8 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
+        # on the driver's connection: a statement through SQLAlchemy costs as much as
+        # the rest of a read
         write = conn.get_execution_options().get("squares_write")
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        conn.connection.dbapi_connection.execute(  # type: ignore[union-attr]
+            "BEGIN IMMEDIATE" if write else "BEGIN")
