@@ -27,7 +27,7 @@ WORKERS = 2
 THREADS = 4
 HEADER_TIMEOUT_S = 10
 READ_BUFFER_BYTES = 64 * 1024
-STOP_GRACE_S = 8  # requests still running then are cut off
+STOP_GRACE_S = 3  # requests still running then are cut off (ours take well under a second)
 
 
 def create() -> Any:
