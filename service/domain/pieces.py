@@ -8,7 +8,8 @@ steps to the upper-left; then up to 100 random offsets on the field are tried.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from .events import Point
 
@@ -45,12 +46,34 @@ def _touching(lines: tuple[Point, ...]) -> tuple[Point, ...]:
     return found
 
 
+def randbelow(getrandbits: Callable[[int], int], n: int) -> int:
+    """``random.Random.randrange(n)`` (n > 0) from the generator's `getrandbits`, as
+    CPython 3.11+ draws it (``_randbelow_with_getrandbits``): the same number and the
+    same generator state afterwards, without randrange's checks and calls
+    (tests/unit/test_pieces_random.py holds it to ``randrange`` and ``choice``)."""
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def _grow(size: int, getrandbits: Callable[[int], int]) -> tuple[Point, ...]:
+    """The lines of a new piece in the order drawn: each touches the ones before."""
+    lines: tuple[Point, ...] = (BOX_SLOTS[randbelow(getrandbits, len(BOX_SLOTS))],)
+    while len(lines) < size:
+        touching = _touching(lines)
+        lines += (touching[randbelow(getrandbits, len(touching))],)
+    return lines
+
+
+def _in_order(lines: tuple[Point, ...]) -> tuple[Point, ...]:
+    return tuple(sorted(lines, key=lambda p: (p[1], p[0])))
+
+
 def generate_shape(size: int, rng: random.Random) -> tuple[Point, ...]:
     """A connected piece of `size` lines in the 5 × 5 box, not yet shifted."""
-    lines: tuple[Point, ...] = (rng.choice(BOX_SLOTS),)
-    while len(lines) < size:
-        lines += (rng.choice(_touching(lines)),)
-    return tuple(sorted(lines, key=lambda p: (p[1], p[0])))
+    return _in_order(_grow(size, rng.getrandbits))
 
 
 def shift_upper_left(lines: tuple[Point, ...]) -> tuple[Point, ...]:
@@ -61,48 +84,90 @@ def shift_upper_left(lines: tuple[Point, ...]) -> tuple[Point, ...]:
     return tuple(sorted(((x - dx, y - dy) for x, y in lines), key=lambda p: (p[1], p[0])))
 
 
+@lru_cache(maxsize=4096)  # the pieces grown are few: at most 3 of 12 slots
+def _shape(grown: tuple[Point, ...]) -> tuple[Point, ...]:
+    return shift_upper_left(_in_order(grown))
+
+
+@lru_cache(maxsize=4096)
+def _layout(shape: tuple[Point, ...], height: int, width: int) -> tuple[tuple[int, ...], int, int]:
+    """A shifted shape on a field: its lines' flat indices at offset (0, 0), and how
+    many of the even x and y offsets keep it inside the field (the first ones: a
+    shape's lines are at x, y >= 0, so only its far edge can leave the field)."""
+    flat = tuple(y * width + x for x, y in shape)
+    x_room = width - max(x for x, _ in shape)
+    y_room = height - max(y for _, y in shape)
+    return flat, (x_room + 1) // 2, (y_room + 1) // 2
+
+
 def place_piece(
     shape: tuple[Point, ...],
     height: int,
     width: int,
-    is_empty: Callable[[int, int], bool],
+    lines: Sequence[int],
     rng: random.Random,
+    read: set[int] | None = None,
 ) -> tuple[tuple[Point, ...], int]:
     """Try up to 100 random even offsets; return (lines on the field, tries used).
 
-    The lines are empty when every try failed (the piece is skipped).
+    `lines`: the field's line slots, flat (``y * width + x``), 0 where empty (the
+    projection's ``lines``, the AI's ``Board.lines``). The lines returned are empty
+    when every try failed (the piece is skipped). `read`, when given, collects every
+    slot whose emptiness was looked at: on a field that differs only in other slots
+    the same draws place the piece alike.
     """
     # The offsets are ``rng.randrange(0, width, 2)`` and ``rng.randrange(0, height,
-    # 2)``, drawn as 2 * randrange(n): the same numbers from the same draws, cheaper.
-    # A shape's lines are at x, y >= 0 (`shift_upper_left`), so only its far edge
-    # can leave the field; that is checked before any line is looked at.
-    x_offsets, y_offsets = (width + 1) // 2, (height + 1) // 2
-    x_room = width - max(x for x, _ in shape)
-    y_room = height - max(y for _, y in shape)
-    randrange = rng.randrange
+    # 2)``, i.e. 2 * randrange(n): `randbelow` written out here, the AI's hottest loop.
+    flat, x_fits, y_fits = _layout(shape, height, width)
+    nx, ny = (width + 1) // 2, (height + 1) // 2
+    kx, ky = nx.bit_length(), ny.bit_length()
+    getrandbits = rng.getrandbits
     for tries in range(1, MAX_TRIES + 1):
-        ox = 2 * randrange(x_offsets)
-        oy = 2 * randrange(y_offsets)
-        if ox < x_room and oy < y_room and all(is_empty(x + ox, y + oy) for x, y in shape):
-            return tuple((x + ox, y + oy) for x, y in shape), tries
+        hx = getrandbits(kx)
+        while hx >= nx:
+            hx = getrandbits(kx)
+        hy = getrandbits(ky)
+        while hy >= ny:
+            hy = getrandbits(ky)
+        if hx < x_fits and hy < y_fits:
+            base = 2 * (hy * width + hx)
+            if read is None:
+                for s in flat:
+                    if lines[base + s]:
+                        break
+                else:
+                    return _moved(shape, 2 * hx, 2 * hy), tries
+            else:
+                for s in flat:
+                    read.add(base + s)
+                    if lines[base + s]:
+                        break
+                else:
+                    return _moved(shape, 2 * hx, 2 * hy), tries
     return (), MAX_TRIES
+
+
+def _moved(shape: tuple[Point, ...], ox: int, oy: int) -> tuple[Point, ...]:
+    return tuple((x + ox, y + oy) for x, y in shape)
 
 
 def draw_piece(
     size: int,
     height: int,
     width: int,
-    is_empty: Callable[[int, int], bool],
+    lines: Sequence[int],
     rng: random.Random,
+    read: set[int] | None = None,
 ) -> tuple[tuple[Point, ...], tuple[Point, ...], int]:
     """RULES T4 for one piece: (its shape, its lines on the field, tries used).
 
     The one piece generator: the rules insert the stage-3 pieces with it, and the
-    computer player samples the pieces it expects with it.
+    computer player samples the pieces it expects with it (`place_piece` for
+    `lines` and `read`).
     """
-    shape = shift_upper_left(generate_shape(size, rng))
-    lines, tries = place_piece(shape, height, width, is_empty, rng)
-    return shape, lines, tries
+    shape = _shape(_grow(size, rng.getrandbits))
+    placed, tries = place_piece(shape, height, width, lines, rng, read)
+    return shape, placed, tries
 
 
 def piece_problem(

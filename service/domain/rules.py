@@ -202,13 +202,7 @@ def _insert_pieces(batch: _Batch, seat: int) -> None:
     rng = game_rng(batch.state.seed(), batch.state.version, "pieces")
     for size in batch.state.piece_sizes:
         state = batch.state
-        shape, lines, tries = pieces.draw_piece(
-            size,
-            state.height,
-            state.width,
-            lambda x, y, s=state: s.lines[y * s.width + x] == EMPTY,
-            rng,
-        )
+        shape, lines, tries = pieces.draw_piece(size, state.height, state.width, state.lines, rng)
         formed = _boxes_formed_by(state, lines)
         batch.add(PieceInserted(seat, size, shape, lines, tries, not lines, formed))
         if _game_over_if_full(batch):

@@ -21,15 +21,25 @@ from squares_testing.play import play_out
 
 
 def _reference_insert_pieces(board: Board, rng: random.Random) -> None:
-    """The AI's stage-3 simulation written with `pieces`, as the rules draw pieces."""
+    """The AI's stage-3 simulation written out as RULES T4 says, with `random`'s own
+    ``choice`` and ``randrange`` (the pieces `pieces.draw_piece` must draw)."""
     t = board.t
     w = t.width
     lines = board.lines
     for size in board.pieces:
-        shape = pieces.shift_upper_left(pieces.generate_shape(size, rng))
-        placed, _ = pieces.place_piece(shape, t.height, w, lambda x, y: not lines[y * w + x], rng)
-        for x, y in placed:
-            board.draw(y * w + x)
+        grown = [rng.choice(pieces.BOX_SLOTS)]
+        while len(grown) < size:
+            dots = pieces.piece_dots(tuple(grown))
+            grown.append(rng.choice([s for s in pieces.BOX_SLOTS if s not in grown
+                                     and dots.intersection(pieces.line_dots(*s))]))
+        shape = pieces.shift_upper_left(tuple(grown))
+        for _ in range(pieces.MAX_TRIES):
+            ox, oy = rng.randrange(0, w, 2), rng.randrange(0, t.height, 2)
+            placed = [(x + ox, y + oy) for x, y in shape]
+            if all(x < w and y < t.height and not lines[y * w + x] for x, y in placed):
+                for x, y in placed:
+                    board.draw(y * w + x)
+                break
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -82,3 +92,4 @@ def test_event_to_dict_is_asdict_made_json_safe():
         kinds.add(event.TYPE)
     assert {"game_created", "line_placed", "stage_advanced", "piece_inserted",
             "move_explained", "game_over", "seed_revealed", "high_scores_entered"} <= kinds
+

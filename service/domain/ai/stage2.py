@@ -246,13 +246,7 @@ def insert_pieces(board: Board, rng: random.Random) -> None:
     but on small fields) drawn with the rules' own generator (`pieces.draw_piece`)."""
     t = board.t
     w = t.width
-    lines = board.lines
-
-    def is_empty(x: int, y: int) -> bool:
-        return not lines[y * w + x]
-
     for size in board.pieces:
-        _, placed, _ = pieces.draw_piece(size, t.height, w, is_empty, rng)
+        _, placed, _ = pieces.draw_piece(size, t.height, w, board.lines, rng)
         for x, y in placed:
             board.draw(y * w + x)
-
