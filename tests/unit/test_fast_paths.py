@@ -93,3 +93,28 @@ def test_event_to_dict_is_asdict_made_json_safe():
     assert {"game_created", "line_placed", "stage_advanced", "piece_inserted",
             "move_explained", "game_over", "seed_revealed", "high_scores_entered"} <= kinds
 
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_a_sample_drawn_once_gives_the_board_of_every_candidate_line(edition):
+    """`stage2._Sample`: the pieces drawn without the candidate line, plus the line,
+    are the board the candidate's own draws give, for every empty slot."""
+    meta = random.Random(f"sample {edition}")
+    for _ in range(60):
+        height, width = meta.choice([(7, 9), (9, 13), (11, 15), (19, 33)])
+        t = tables(height, width)
+        board = Board(t, bytearray(height * width), bytearray(height * width),
+                      piece_sizes(geometry(height, width), edition))
+        fill = meta.random()
+        for s in t.slots:
+            if meta.random() < fill:
+                board.draw(s)
+        seed = meta.getrandbits(32)
+        sample = stage2._Sample(board, seed)
+        for slot in board.empty_slots():
+            expected = board.copy()
+            expected.draw(slot)
+            _reference_insert_pieces(expected, random.Random(seed))
+            key, after = sample.with_line(board, slot)
+            after = after or sample.plus(slot)
+            assert key == bytes(expected.lines)
+            assert (after.lines, after.sides) == (expected.lines, expected.sides)

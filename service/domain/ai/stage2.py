@@ -212,6 +212,7 @@ def _sampled(
     counts).
     """
     seeds = [rng.getrandbits(32) for _ in range(SAMPLES)]
+    samples = [_Sample(board, seed) for seed in seeds]
     best: tuple[float, int] | None = None
     known: dict[bytes, tuple[int, int, int]] = {}  # lines -> (points, nodes, leaves)
     judged = 0
@@ -219,16 +220,14 @@ def _sampled(
         if best is not None and clock.out:
             break
         total = 0
-        for seed in seeds:
-            after = board.copy()
-            after.draw(slot)
-            insert_pieces(after, random.Random(seed))
-            key = bytes(after.lines)
+        for sample in samples:
+            key, after = sample.with_line(board, slot)
             found = known.get(key)
             if found is None:
                 work = Stats()
                 found = known[key] = (
-                    best_points(after, work, budget=min(2_000, max(clock.left, 8)), clock=clock),
+                    best_points(after or sample.plus(slot), work,
+                                budget=min(2_000, max(clock.left, 8)), clock=clock),
                     work.nodes, work.leaves)
             total += found[0]
             stats.nodes += found[1]
@@ -241,12 +240,51 @@ def _sampled(
     return best[0], best[1], judged * SAMPLES
 
 
-def insert_pieces(board: Board, rng: random.Random) -> None:
+class _Sample:
+    """One sample's stage-3 pieces, drawn once on the board without a candidate line.
+
+    The pieces on the board with a line `slot` are drawn from the same seed; the
+    draws only depend on the board through the slots whose emptiness they read.
+    If `slot` is not among the slots read here, every read finds the same on both
+    boards (by induction over the reads: the pieces placed so far are equal, and
+    none of them is `slot`, since every slot placed was read), so the same draws
+    place the same pieces: the board is this one plus `slot` (lines and sides alike,
+    whatever the order they were drawn in).
+    """
+
+    __slots__ = ("seed", "after", "key", "read")
+
+    def __init__(self, board: Board, seed: int) -> None:
+        self.seed = seed
+        self.read: set[int] = set()
+        self.after = board.copy()
+        insert_pieces(self.after, random.Random(seed), self.read)
+        self.key = bytes(self.after.lines)
+
+    def with_line(self, board: Board, slot: int) -> tuple[bytes, Board | None]:
+        """The lines after `slot` and this sample's pieces on `board`, and the board
+        itself when it had to be simulated (else None: `plus` makes it)."""
+        if slot in self.read:
+            after = board.copy()
+            after.draw(slot)
+            insert_pieces(after, random.Random(self.seed))
+            return bytes(after.lines), after
+        key = self.key
+        return key[:slot] + b"\x01" + key[slot + 1:], None  # Board.draw writes 1
+
+    def plus(self, slot: int) -> Board:
+        after = self.after.copy()
+        after.draw(slot)
+        return after
+
+
+def insert_pieces(board: Board, rng: random.Random, read: set[int] | None = None) -> None:
     """RULES T4 on the compact board: the game's pieces (a 3-, 2- and 1-line piece
-    but on small fields) drawn with the rules' own generator (`pieces.draw_piece`)."""
+    but on small fields) drawn with the rules' own generator (`pieces.draw_piece`);
+    `read` collects the slots whose emptiness the draws looked at."""
     t = board.t
     w = t.width
     for size in board.pieces:
-        _, placed, _ = pieces.draw_piece(size, t.height, w, board.lines, rng)
+        _, placed, _ = pieces.draw_piece(size, t.height, w, board.lines, rng, read)
         for x, y in placed:
             board.draw(y * w + x)
