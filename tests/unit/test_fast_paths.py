@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from service.domain import pieces
-from service.domain.ai import stage2, strategy_for
+from service.domain.ai import sampling, strategy_for
 from service.domain.ai.compact import Board, tables
 from service.domain.board import geometry
 from service.domain.commands import NewGame
@@ -57,7 +57,7 @@ def test_simulated_pieces_are_the_pieces_the_rules_would_draw(edition):
         seed = meta.getrandbits(32)
         expected, fast = board.copy(), board.copy()
         _reference_insert_pieces(expected, random.Random(seed))
-        stage2.insert_pieces(fast, random.Random(seed))
+        sampling.insert_pieces(fast, random.Random(seed))
         assert (fast.lines, fast.sides) == (expected.lines, expected.sides)
 
 
@@ -96,7 +96,7 @@ def test_event_to_dict_is_asdict_made_json_safe():
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_a_sample_drawn_once_gives_the_board_of_every_candidate_line(edition):
-    """`stage2._Sample`: the pieces drawn without the candidate line, plus the line,
+    """`sampling._Sample`: the pieces drawn without the candidate line, plus the line,
     are the board the candidate's own draws give, for every empty slot."""
     meta = random.Random(f"sample {edition}")
     for _ in range(60):
@@ -109,7 +109,7 @@ def test_a_sample_drawn_once_gives_the_board_of_every_candidate_line(edition):
             if meta.random() < fill:
                 board.draw(s)
         seed = meta.getrandbits(32)
-        sample = stage2._Sample(board, seed)
+        sample = sampling._Sample(board, seed)
         for slot in board.empty_slots():
             expected = board.copy()
             expected.draw(slot)

@@ -8,7 +8,7 @@
   stepping only from the box the previous step named (amended A1);
 - `stage2`: A3's extra line (safe line, else the least give-away; expert
   prefers lines that lengthen no chain of two-sided boxes and samples the
-  stage-3 pieces with the rules' own generator, `pieces.draw_piece`);
+  stage-3 pieces, `sampling`, with the rules' own generator, `pieces.draw_piece`);
 - `player`: the `players.Strategy` that explains, plays and advances (A2);
 - `worst`: crafted worst positions for the budget's benchmark and tests.
 
