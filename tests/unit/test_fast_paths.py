@@ -12,7 +12,10 @@ import pytest
 
 from service.domain import pieces
 from service.domain.ai import sampling, strategy_for
+from service.domain.ai.budget import Budget
 from service.domain.ai.compact import Board, tables
+from service.domain.ai.points import most_points
+from service.domain.ai.stage1 import Stats, exhaustive
 from service.domain.board import geometry
 from service.domain.commands import NewGame
 from service.domain.events import event_to_json
@@ -118,3 +121,48 @@ def test_a_sample_drawn_once_gives_the_board_of_every_candidate_line(edition):
             after = after or sample.plus(slot)
             assert key == bytes(expected.lines)
             assert (after.lines, after.sides) == (expected.lines, expected.sides)
+
+
+def _random_boards(meta: random.Random, count: int):
+    for _ in range(count):
+        height, width = meta.choice([(7, 7), (7, 9), (9, 13), (9, 13), (11, 15), (19, 33)])
+        t = tables(height, width)
+        board = Board(t, bytearray(height * width), bytearray(height * width))
+        fill = meta.uniform(0.3, 0.95)
+        for s in t.slots:
+            if meta.random() < fill:
+                board.draw(s)
+        yield board
+
+
+def test_most_points_is_the_exhaustive_search_counting_points_only():
+    """`points.most_points` against `stage1.exhaustive`: the same points, lines drawn,
+    paths completed and budget units, also when the budget or `enough` stops them."""
+    meta = random.Random("most points")
+    stopped = 0
+    for board in _random_boards(meta, 600):
+        three = board.three_sided()
+        runs: list[dict[str, Any]] = [{"budget": meta.choice([1, 5, 40, 2_000, 20_000])},
+                                      {"budget": 4_000, "enough": meta.randint(1, 8)}]
+        if three:
+            runs.append({"budget": meta.choice([3, 4_000]), "enough": meta.choice([None, 2]),
+                         "only": meta.sample(three, min(len(three), meta.randint(1, 4)))})
+        for run in runs:
+            before = bytes(board.lines), bytes(board.sides)
+            slow, slow_clock = Stats(), Budget(50_000)
+            fast, fast_clock = Stats(), Budget(50_000)
+            found = exhaustive(board, None, slow, clock=slow_clock, **run)
+            points = most_points(board, fast, clock=fast_clock, **run)
+            assert (points, fast, fast_clock.spent) == (found.best.points, slow, slow_clock.spent)
+            assert (bytes(board.lines), bytes(board.sides)) == before
+            stopped += not found.complete
+    assert stopped > 100  # the budget and `enough` stop many of them
+
+
+def test_most_points_declines_a_start_without_three_sides():
+    board = next(b for b in _random_boards(random.Random(3), 50)
+                 if any(b.sides[x] == 2 for x in b.t.boxes))
+    two = next(x for x in board.t.boxes if board.sides[x] == 2)
+    stats, clock = Stats(), Budget(1_000)
+    assert most_points(board, stats, 100, only=[two], clock=clock) is None
+    assert (stats, clock.spent) == (Stats(), 0)

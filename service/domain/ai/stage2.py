@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from . import budget
 from .budget import Budget
 from .compact import Board
+from .points import most_points
 from .sampling import sampled
 from .stage1 import Stats, exhaustive
 
@@ -160,10 +161,13 @@ def least_give_away(
                 searched += 1
                 board.draw(s)
                 enough = None if least is None else least + 1
-                found = exhaustive(board, None, stats, min(4_000, max(clock.left, 8)), enough,
-                                   only=redo, clock=clock)
+                units = min(4_000, max(clock.left, 8))
+                points = most_points(board, stats, units, enough, only=redo, clock=clock)
+                if points is None:
+                    points = exhaustive(board, None, stats, units, enough, only=redo,
+                                        clock=clock).best.points
                 board.undo(s)
-                give = max(kept, found.best.points)
+                give = max(kept, points)
         results.append((give, s))
         if least is None or give < least:
             least = give

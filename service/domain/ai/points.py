@@ -1,0 +1,123 @@
+"""The most a player could score in a fresh stage 1: `stage1.exhaustive`'s search,
+counting points only (the expert's stage 2 runs it for every sampled position).
+
+It visits the same paths in the same order, prunes by the same bound and stops at
+the same budget or `enough`, so the points, the lines drawn (nodes) and the paths
+completed (leaves) are those of ``exhaustive(board, None, ...)`` with the same
+arguments (tests/unit/test_fast_paths.py compares them); the budget's units too.
+What it leaves out is the paths' bookkeeping (slots, directions, ties, `touched`),
+and it leans on what holds when every start has three sides:
+
+- a target always has three sides (starts do; a next target is a neighbour with
+  three), so its missing side forms it: it loses its third side from the bound;
+- the target is always regular (RULES T2): it is a neighbour of the previous
+  target, which was regular. Only the box across the line, when that one forms
+  too, needs the check: it is regular on the first line, and later when it is a
+  neighbour of the previous line's second regular box (two neighbours of one box
+  are never neighbours of each other).
+"""
+
+from __future__ import annotations
+
+from itertools import compress
+from typing import TYPE_CHECKING
+
+from .budget import Budget
+from .compact import Board
+
+if TYPE_CHECKING:
+    from .stage1 import Stats
+
+START = -2  # `came` on the first line: the box across it scores as it forms
+NONE = -1  # `came`: the previous line formed no second regular box
+
+
+class _Stop(Exception):
+    pass
+
+
+def most_points(board: Board, stats: Stats, budget: int, enough: int | None = None,
+                only: list[int] | None = None, clock: Budget | None = None) -> int | None:
+    """``exhaustive(board, None, stats, budget, enough, only=only, clock=clock)
+    .best.points``, with the same `stats` and `clock` spent; None (nothing spent)
+    when a start in `only` has other than three sides: call `exhaustive` then."""
+    t = board.t
+    values = t.box_sides(board.sides)
+    n2, n3 = values.count(2), values.count(3)
+    if only is None:  # `starts`: the three-sided boxes, in order
+        found = list(compress(t.boxes, map((3).__eq__, values))) if n3 else []
+    elif all(board.sides[b] == 3 for b in only):
+        found = only
+    else:
+        return None
+    lines, sides = list(board.lines), list(board.sides)  # lists index faster
+    edges, around, adjacent = t.edges, t.around, t.adjacent
+    top = nodes = leaves = 0
+    deadline = clock is not None
+
+    def go(target: int, came: int, points: int) -> None:
+        nonlocal n2, n3, top, nodes, leaves
+        nodes += 1
+        if nodes > budget or (deadline and not nodes & 255 and clock.late()):
+            raise _Stop
+        for s, other in edges[target]:  # noqa: B007 (both are read after the break)
+            if not lines[s]:
+                break
+        lines[s] = 1
+        sides[target] = 4
+        n3 -= 1
+        points += 1
+        second = NONE
+        if other >= 0:
+            old = sides[other]
+            sides[other] = old + 1
+            if old == 3:
+                n3 -= 1
+                if came == START or (came >= 0 and other - came in adjacent):
+                    points += 1
+                    second = other
+            elif old == 2:
+                n2 -= 1
+                n3 += 1
+            elif old == 1:
+                n2 += 1
+        leaf = True
+        for nb in around[target]:  # RULES A1: only from the box aimed at
+            if sides[nb] == 3:
+                leaf = False
+                if points + n2 + 2 * n3 < top + 1:
+                    break
+                go(nb, second, points)
+        if leaf:
+            leaves += 1
+            if points > top:
+                top = points
+                if enough is not None and points >= enough:
+                    raise _Stop
+        lines[s] = 0
+        sides[target] = 3
+        n3 += 1
+        if other >= 0:
+            old = sides[other]
+            sides[other] = old - 1
+            if old == 4:
+                n3 += 1
+            elif old == 3:
+                n3 -= 1
+                n2 += 1
+            elif old == 2:
+                n2 -= 1
+
+    try:
+        for b in found:
+            if top >= n2 + 2 * n3:
+                break
+            go(b, START, 0)
+    except (_Stop, RecursionError):
+        pass
+    used = min(nodes, budget)
+    stats.nodes += used
+    stats.leaves += leaves
+    if clock is not None:
+        clock.spend(used + len(t.boxes) // 8)
+    return top
