@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 
 START = -2  # `came` on the first line: the box across it scores as it forms
 NONE = -1  # `came`: the previous line formed no second regular box
+# How n2 + 2 * n3 (`exhaustive`'s bound) changes when a box with so many sides gets one
+# more: 0 -> 1 none, 1 -> 2 one more two-sided, 2 -> 3 one two-sided box less and one
+# three-sided more, 3 -> 4 one three-sided less.
+BOUND_CHANGE = (0, 1, 1, -2)
 
 
 class _Stop(Exception):
@@ -55,8 +59,9 @@ def most_points(board: Board, stats: Stats, budget: int, enough: int | None = No
     top = nodes = leaves = 0
     deadline = clock is not None
 
-    def go(target: int, came: int, points: int) -> None:
-        nonlocal n2, n3, top, nodes, leaves
+    def go(target: int, came: int, points: int, bound: int) -> None:
+        # `bound`: n2 + 2 * n3 on the board as it is before this line
+        nonlocal top, nodes, leaves
         nodes += 1
         if nodes > budget or (deadline and not nodes & 255 and clock.late()):
             raise _Stop
@@ -65,29 +70,23 @@ def most_points(board: Board, stats: Stats, budget: int, enough: int | None = No
                 break
         lines[s] = 1
         sides[target] = 4
-        n3 -= 1
         points += 1
+        bound -= 2
         second = NONE
         if other >= 0:
             old = sides[other]
             sides[other] = old + 1
-            if old == 3:
-                n3 -= 1
-                if came == START or (came >= 0 and other - came in adjacent):
-                    points += 1
-                    second = other
-            elif old == 2:
-                n2 -= 1
-                n3 += 1
-            elif old == 1:
-                n2 += 1
+            bound += BOUND_CHANGE[old]
+            if old == 3 and (came == START or (came >= 0 and other - came in adjacent)):
+                points += 1
+                second = other
         leaf = True
         for nb in around[target]:  # RULES A1: only from the box aimed at
             if sides[nb] == 3:
                 leaf = False
-                if points + n2 + 2 * n3 < top + 1:
+                if points + bound < top + 1:
                     break
-                go(nb, second, points)
+                go(nb, second, points, bound)
         if leaf:
             leaves += 1
             if points > top:
@@ -96,23 +95,15 @@ def most_points(board: Board, stats: Stats, budget: int, enough: int | None = No
                     raise _Stop
         lines[s] = 0
         sides[target] = 3
-        n3 += 1
         if other >= 0:
-            old = sides[other]
-            sides[other] = old - 1
-            if old == 4:
-                n3 += 1
-            elif old == 3:
-                n3 -= 1
-                n2 += 1
-            elif old == 2:
-                n2 -= 1
+            sides[other] = old
 
     try:
+        bound = n2 + 2 * n3
         for b in found:
-            if top >= n2 + 2 * n3:
+            if top >= bound:
                 break
-            go(b, START, 0)
+            go(b, START, 0, bound)
     except (_Stop, RecursionError):
         pass
     used = min(nodes, budget)
