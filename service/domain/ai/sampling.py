@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from .. import pieces
+from ..events import Point
 from .budget import Budget
 from .compact import Board
 from .stage1 import Stats, best_points
@@ -57,34 +58,53 @@ def sampled(
 class _Sample:
     """One sample's stage-3 pieces, drawn once on the board without a candidate line.
 
-    The pieces on the board with a line `slot` are drawn from the same seed; the
-    draws only depend on the board through the slots whose emptiness they read.
-    If `slot` is not among the slots read here, every read finds the same on both
-    boards (by induction over the reads: the pieces placed so far are equal, and
-    none of them is `slot`, since every slot placed was read), so the same draws
-    place the same pieces: the board is this one plus `slot` (lines and sides alike,
-    whatever the order they were drawn in).
+    The pieces after a candidate line `slot` are drawn from the same numbers on a
+    field with one more line, `slot`. A try that fails here fails there too, and
+    the numbers a try draws do not depend on the field; so each piece falls there
+    as it fell here, unless it fell on `slot` (by induction over the pieces: the
+    fields differ in `slot` only). If none fell on `slot`, the board is this one
+    plus `slot`, lines and sides alike. If one did, the pieces before it fell alike,
+    the try that placed it fails there, and it is drawn again from the next try on,
+    then the pieces after it.
     """
 
-    __slots__ = ("seed", "after", "key", "read")
+    __slots__ = ("draws", "after", "key", "drawn", "hit")
 
     def __init__(self, board: Board, seed: int) -> None:
-        self.seed = seed
-        self.read: set[int] = set()
-        self.after = board.copy()
-        insert_pieces(self.after, random.Random(seed), self.read)
-        self.key = bytes(self.after.lines)
+        t = board.t
+        self.draws = pieces.Draws(random.Random(seed))
+        self.after = after = board.copy()
+        self.drawn: list[tuple[tuple[Point, ...], list[int], int, int]] = []
+        self.hit: dict[int, int] = {}  # slot -> the piece placed on it
+        for k, size in enumerate(board.pieces):
+            shape, lines, tries = pieces.draw_piece(size, t.height, t.width, after.lines,
+                                                    self.draws)
+            slots = _draw(after, lines)
+            self.drawn.append((shape, slots, tries, self.draws.at))
+            self.hit.update(dict.fromkeys(slots, k))
+        self.key = bytes(after.lines)
 
     def with_line(self, board: Board, slot: int) -> tuple[bytes, Board | None]:
         """The lines after `slot` and this sample's pieces on `board`, and the board
-        itself when it had to be simulated (else None: `plus` makes it)."""
-        if slot in self.read:
-            after = board.copy()
-            after.draw(slot)
-            insert_pieces(after, random.Random(self.seed))
-            return bytes(after.lines), after
-        key = self.key
-        return key[:slot] + b"\x01" + key[slot + 1:], None  # Board.draw writes 1
+        itself when it had to be drawn (else None: `plus` makes it)."""
+        k = self.hit.get(slot)
+        if k is None:
+            key = self.key
+            return key[:slot] + b"\x01" + key[slot + 1:], None  # Board.draw writes 1
+        t = board.t
+        after = board.copy()
+        after.draw(slot)
+        for _, slots, _, _ in self.drawn[:k]:
+            for s in slots:
+                after.draw(s)
+        shape, _, tries, at = self.drawn[k]
+        draws = self.draws
+        draws.at = at
+        _draw(after, pieces.place_piece(shape, t.height, t.width, after.lines, draws,
+                                        first=tries + 1)[0])
+        for size in board.pieces[k + 1:]:
+            _draw(after, pieces.draw_piece(size, t.height, t.width, after.lines, draws)[1])
+        return bytes(after.lines), after
 
     def plus(self, slot: int) -> Board:
         after = self.after.copy()
@@ -92,13 +112,19 @@ class _Sample:
         return after
 
 
-def insert_pieces(board: Board, rng: random.Random, read: set[int] | None = None) -> None:
+def _draw(board: Board, lines: tuple[Point, ...]) -> list[int]:
+    """Draw a piece's lines on `board`; their slots."""
+    w = board.t.width
+    slots = [y * w + x for x, y in lines]
+    for s in slots:
+        board.draw(s)
+    return slots
+
+
+def insert_pieces(board: Board, rng: random.Random) -> None:
     """RULES T4 on the compact board: the game's pieces (a 3-, 2- and 1-line piece
-    but on small fields) drawn with the rules' own generator (`pieces.draw_piece`);
-    `read` collects the slots whose emptiness the draws looked at."""
+    but on small fields) drawn with the rules' own generator (`pieces.draw_piece`)."""
     t = board.t
-    w = t.width
+    draws = pieces.Draws(rng)
     for size in board.pieces:
-        _, placed, _ = pieces.draw_piece(size, t.height, w, board.lines, rng, read)
-        for x, y in placed:
-            board.draw(y * w + x)
+        _draw(board, pieces.draw_piece(size, t.height, t.width, board.lines, draws)[1])
