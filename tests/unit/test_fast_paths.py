@@ -118,7 +118,9 @@ def test_a_sample_drawn_once_gives_the_board_of_every_candidate_line(edition):
             expected.draw(slot)
             _reference_insert_pieces(expected, random.Random(seed))
             key, after = sample.with_line(board, slot)
-            after = after or sample.plus(slot)
+            if after is None:
+                after = sample.after.copy()
+                after.draw(slot)
             assert key == bytes(expected.lines)
             assert (after.lines, after.sides) == (expected.lines, expected.sides)
 
@@ -156,6 +158,17 @@ def test_most_points_is_the_exhaustive_search_counting_points_only():
             assert (points, fast, fast_clock.spent) == (found.best.points, slow, slow_clock.spent)
             assert (bytes(board.lines), bytes(board.sides)) == before
             stopped += not found.complete
+        empty = board.empty_slots()
+        if empty:  # `extra`: as if one more slot were drawn
+            extra = meta.choice(empty)
+            fast, fast_clock = Stats(), Budget(50_000)
+            points = most_points(board, fast, 2_000, clock=fast_clock, extra=extra)
+            assert (bytes(board.lines), bytes(board.sides)) == before
+            board.draw(extra)
+            slow, slow_clock = Stats(), Budget(50_000)
+            found = exhaustive(board, None, slow, 2_000, clock=slow_clock)
+            board.undo(extra)
+            assert (points, fast, fast_clock.spent) == (found.best.points, slow, slow_clock.spent)
     assert stopped > 100  # the budget and `enough` stop many of them
 
 

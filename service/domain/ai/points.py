@@ -41,20 +41,26 @@ class _Stop(Exception):
 
 
 def most_points(board: Board, stats: Stats, budget: int, enough: int | None = None,
-                only: list[int] | None = None, clock: Budget | None = None) -> int | None:
+                only: list[int] | None = None, clock: Budget | None = None,
+                extra: int | None = None) -> int | None:
     """``exhaustive(board, None, stats, budget, enough, only=only, clock=clock)
     .best.points``, with the same `stats` and `clock` spent; None (nothing spent)
-    when a start in `only` has other than three sides: call `exhaustive` then."""
+    when a start in `only` has other than three sides: call `exhaustive` then.
+    `extra`: an empty slot to search as if it were drawn (`board` stays as it is)."""
     t = board.t
-    values = t.box_sides(board.sides)
+    lines, sides = list(board.lines), list(board.sides)  # lists index faster
+    if extra is not None:
+        lines[extra] = 1
+        for b in t.boxes_of[extra]:
+            sides[b] += 1
+    values = t.box_sides(sides)
     n2, n3 = values.count(2), values.count(3)
     if only is None:  # `starts`: the three-sided boxes, in order
         found = list(compress(t.boxes, map((3).__eq__, values))) if n3 else []
-    elif all(board.sides[b] == 3 for b in only):
+    elif all(sides[b] == 3 for b in only):
         found = only
     else:
         return None
-    lines, sides = list(board.lines), list(board.sides)  # lists index faster
     edges, around, adjacent = t.edges, t.around, t.adjacent
     top = nodes = leaves = 0
     deadline = clock is not None

@@ -11,7 +11,8 @@ from .. import pieces
 from ..events import Point
 from .budget import Budget
 from .compact import Board
-from .stage1 import Stats, best_points
+from .points import most_points
+from .stage1 import Stats
 
 
 def sampled(
@@ -38,12 +39,12 @@ def sampled(
         for sample in drawn:
             key, after = sample.with_line(board, slot)
             found = known.get(key)
-            if found is None:
+            if found is None:  # `stage1.best_points`, on the sample's board plus `slot`
                 work = Stats()
-                found = known[key] = (
-                    best_points(after or sample.plus(slot), work,
-                                budget=min(2_000, max(clock.left, 8)), clock=clock),
-                    work.nodes, work.leaves)
+                points = most_points(after or sample.after, work, min(2_000, max(clock.left, 8)),
+                                     clock=clock, extra=None if after else slot)
+                assert points is not None  # its starts are the three-sided boxes
+                found = known[key] = (points, work.nodes, work.leaves)
             total += found[0]
             stats.nodes += found[1]
             stats.leaves += found[2]
@@ -86,7 +87,7 @@ class _Sample:
 
     def with_line(self, board: Board, slot: int) -> tuple[bytes, Board | None]:
         """The lines after `slot` and this sample's pieces on `board`, and the board
-        itself when it had to be drawn (else None: `plus` makes it)."""
+        itself when it had to be drawn (else None: it is `after` plus `slot`)."""
         k = self.hit.get(slot)
         if k is None:
             key = self.key
@@ -105,12 +106,6 @@ class _Sample:
         for size in board.pieces[k + 1:]:
             _draw(after, pieces.draw_piece(size, t.height, t.width, after.lines, draws)[1])
         return bytes(after.lines), after
-
-    def plus(self, slot: int) -> Board:
-        after = self.after.copy()
-        after.draw(slot)
-        return after
-
 
 def _draw(board: Board, lines: tuple[Point, ...]) -> list[int]:
     """Draw a piece's lines on `board`; their slots."""
