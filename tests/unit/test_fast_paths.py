@@ -13,9 +13,10 @@ import pytest
 from service.domain import pieces
 from service.domain.ai import sampling, strategy_for
 from service.domain.ai.budget import Budget
-from service.domain.ai.compact import Board, tables
+from service.domain.ai.compact import Board, starts, tables
 from service.domain.ai.points import most_points
 from service.domain.ai.stage1 import Stats, exhaustive
+from service.domain.ai.walks import random_search
 from service.domain.board import geometry
 from service.domain.commands import NewGame
 from service.domain.events import event_to_json
@@ -179,3 +180,51 @@ def test_most_points_declines_a_start_without_three_sides():
     stats, clock = Stats(), Budget(1_000)
     assert most_points(board, stats, 100, only=[two], clock=clock) is None
     assert (stats, clock.spent) == (Stats(), 0)
+
+
+
+def _reference_walk(board: Board, start: int, chain: Any, rng: random.Random) -> tuple:
+    """RULES A1's walk written plainly, with ``rng.randrange`` (`walks.walk` as it was):
+    (points, start, directions, slots, whether it forked)."""
+    t = board.t
+    target, points, slots, directions, forked = start, 0, [], [], False
+    while True:
+        s = next(s for s in t.sides_of[target] if not board.lines[s])
+        slots.append(s)
+        formed = [b for b in board.draw(s)
+                  if chain is None or any(b - c in t.adjacent for c in chain)]
+        points, chain = points + len(formed), formed
+        options = [(d, nb) for d, nb in t.nbrs[target] if board.sides[nb] == 3]
+        if not options:
+            break
+        forked = forked or len(options) > 1
+        d, target = options[rng.randrange(len(options))] if len(options) > 1 else options[0]
+        directions.append(d)
+    for s in slots:
+        board.undo(s)
+    return points, start, tuple(directions), tuple(slots), forked
+
+
+def test_random_walks_are_the_plain_walks_of_rules_A1():
+    """`walks.random_search`: every start walked once, then the forked ones n - 1
+    times more; the first of the best walks, the walks run and their units."""
+    meta = random.Random("walks")
+    for board in _random_boards(meta, 300):
+        three = board.three_sided()
+        chain = None
+        if three and meta.random() < 0.5:  # in the middle of a stage 1
+            chain = tuple(nb for _, nb in board.t.nbrs[meta.choice(three)])[:2]
+        seed, n = meta.getrandbits(32), meta.choice((1, 5, 50))
+        theirs = random.Random(seed)
+        found = starts(board, chain)
+        walked = [_reference_walk(board, b, chain, theirs) for b in found]
+        forked = [b for b, w in zip(found, walked, strict=True) if w[4]]
+        walked += [_reference_walk(board, b, chain, theirs) for b in forked for _ in range(n - 1)]
+        best = max(walked, key=lambda w: w[0], default=(0,))  # the first of the best
+        expected = best[:4] if best[0] else (0, None, (), ())
+
+        stats, clock, ours = Stats(), Budget(10**9), random.Random(seed)
+        path = random_search(board, chain, n, ours, stats, clock).best
+        assert (path.points, path.start, path.directions, path.slots) == expected
+        assert (stats.walks, clock.spent) == (len(walked), sum(len(w[3]) + 1 for w in walked))
+        assert ours.getstate() == theirs.getstate()

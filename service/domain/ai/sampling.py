@@ -107,6 +107,7 @@ class _Sample:
             _draw(after, pieces.draw_piece(size, t.height, t.width, after.lines, draws)[1])
         return bytes(after.lines), after
 
+
 def _draw(board: Board, lines: tuple[Point, ...]) -> list[int]:
     """Draw a piece's lines on `board`; their slots."""
     w = board.t.width

@@ -3,21 +3,17 @@
 A path is the list of lines a player draws in one stage 1; each line forms the
 box chosen as the next target (and maybe the box across it, which scores as
 T2 says but is never stepped from: amended A1). So the start box plus the
-directions name, in order, the box each line is aimed at. Random walks follow
-A1 literally; the exhaustive search (expert) tries every such walk.
+directions name, in order, the box each line is aimed at. Random walks
+(`walks`) follow A1 literally; the exhaustive search (expert) tries every such
+walk.
 
-Budget (`budget.Budget`): `random_search` walks every start once, then the
-forked starts' other walks, until the units are spent, keeping the best walk
-found; `exhaustive` stops at its node limit (or the last-resort time limit) and says so
-(``complete`` False), keeping the best path found.
+Budget (`budget.Budget`): `exhaustive` stops at its node limit (or the last-resort
+time limit) and says so (``complete`` False), keeping the best path found.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import repeat
 
 from .budget import Budget
 from .compact import Board, Chain, starts
@@ -52,88 +48,6 @@ class Search:
     complete: bool = True  # False when the exhaustive search ran out of budget
     ties: tuple[Path, ...] = field(default=())  # other paths as good as `best`
     nodes: int = 0  # lines the exhaustive search drew
-
-
-def walk(board: Board, start: int, chain: Chain, rng: random.Random) -> tuple[Path, bool]:
-    """One A1 walk from `start`; also whether it met a fork (a random choice).
-
-    The walk draws on `board` itself and undoes its lines before returning.
-    """
-    t = board.t
-    lines, sides = board.lines, board.sides
-    sides_of, boxes_of, nbrs, adjacent = t.sides_of, t.boxes_of, t.nbrs, t.adjacent
-    target = start
-    points = 0
-    slots: list[int] = []
-    directions: list[int] = []
-    forked = False
-    try:
-        while True:
-            for s in sides_of[target]:
-                if not lines[s]:
-                    break
-            lines[s] = 1
-            slots.append(s)
-            formed = []
-            for b in boxes_of[s]:
-                sides[b] += 1
-                if sides[b] == 4:
-                    formed.append(b)
-            if chain is not None:
-                formed = [b for b in formed if any(b - c in adjacent for c in chain)]
-            points += len(formed)
-            chain = formed
-            # RULES A1: the walk steps from the box it aimed at, never from a
-            # second box the same line formed (that one only scores).
-            options = [(d, nb) for d, nb in nbrs[target] if sides[nb] == 3]
-            if not options:
-                return Path(points, start, tuple(directions), tuple(slots)), forked
-            if len(options) == 1:
-                d, target = options[0]
-            else:
-                forked = True
-                d, target = options[rng.randrange(len(options))]
-            directions.append(d)
-    finally:
-        for s in slots:
-            lines[s] = 0
-            for b in boxes_of[s]:
-                sides[b] -= 1
-
-
-def random_search(board: Board, chain: Chain, n: int, rng: random.Random, stats: Stats,
-                  budget: Budget | None = None) -> Search:
-    """A1: `n` walks from every start; the best path (ties: the first found).
-
-    A walk that meets no fork is the only walk its start has, so the other n - 1
-    trials of that start would repeat it exactly; they are counted, not re-run.
-
-    Budget: every start is walked once first (in order), then the starts that
-    forked get their other n - 1 walks, start by start. Each walk costs its lines
-    plus one unit; when `budget` is spent the search stops and keeps the best path
-    found so far (``complete`` is then False).
-    """
-    found = starts(board, chain)
-    forked: list[int] = []
-
-    def order() -> Iterator[int]:
-        yield from found  # every start once first
-        for b in forked:  # then the forked starts' other walks
-            yield from repeat(b, n - 1)
-
-    best = NO_PATH
-    for i, b in enumerate(order()):
-        if budget is not None and budget.out:
-            return Search(best, len(found), len(found) * n, False)
-        path, forks = walk(board, b, chain, rng)
-        stats.walks += 1
-        if budget is not None:
-            budget.spend(len(path.slots) + 1)
-        if path.points > best.points:
-            best = path
-        if forks and i < len(found):
-            forked.append(b)
-    return Search(best, len(found), len(found) * n, True)
 
 
 class _Stop(Exception):
