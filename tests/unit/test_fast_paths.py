@@ -23,6 +23,8 @@ from service.domain.events import event_to_json
 from service.domain.random_lines import EDITIONS, piece_sizes
 from squares_testing.play import play_out
 
+from .ai_plain import plain_exhaustive
+
 
 def _reference_insert_pieces(board: Board, rng: random.Random) -> None:
     """The AI's stage-3 simulation written out as RULES T4 says, with `random`'s own
@@ -228,3 +230,36 @@ def test_random_walks_are_the_plain_walks_of_rules_A1():
         assert (path.points, path.start, path.directions, path.slots) == expected
         assert (stats.walks, clock.spent) == (len(walked), sum(len(w[3]) + 1 for w in walked))
         assert ours.getstate() == theirs.getstate()
+
+
+def test_exhaustive_is_the_plain_search():
+    """`stage1.exhaustive` against the code it replaced (`ai_plain`), with every option:
+    the best path, its ties, the counts, the units and the boxes it touched."""
+    meta = random.Random("exhaustive")
+    for board in _random_boards(meta, 400):
+        three = board.three_sided()
+        runs: list[dict[str, Any]] = [
+            {"budget": meta.choice([5, 50, 2_000, 20_000])},
+            {"budget": 20_000, "ties": 3, "units": meta.choice([100, 100_000])},
+            {"budget": 4_000, "enough": meta.randint(1, 6)},
+        ]
+        if three:
+            b = meta.choice(three)
+            runs += [
+                {"budget": meta.choice([30, 4_000]), "only": [b], "touched": True,
+                 "units": 50_000},
+                {"budget": 4_000, "only": meta.sample(three, min(3, len(three))), "enough": 2},
+                {"chain": tuple(nb for _, nb in board.t.nbrs[b])[:2],
+                 "budget": meta.choice([10, 20_000]), "ties": meta.choice([0, 3])},
+            ]
+        for run in runs:
+            results = []
+            for search in (exhaustive, plain_exhaustive):
+                options = dict(run)
+                clock = Budget(options.pop("units"), 1e9) if "units" in options else None
+                touched: set[int] | None = set() if options.pop("touched", False) else None
+                stats = Stats()
+                found = search(board, options.pop("chain", None), stats, clock=clock,
+                               touched=touched, **options)
+                results.append((found, stats, clock and clock.spent, touched))
+            assert results[0] == results[1], run

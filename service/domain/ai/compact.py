@@ -33,6 +33,7 @@ class Tables:
     box_sides: Callable[[bytearray], tuple[int, ...]]  # sides -> every box's count, in order
     edges: list[tuple[tuple[int, int], ...]]  # box -> ((side slot, box across it or -1), ...)
     around: list[tuple[int, ...]]  # box -> its neighbour boxes (in `nbrs` order)
+    reach: list[tuple[int, ...]]  # slot -> the boxes it borders and their neighbours
 
 
 @lru_cache(maxsize=16)
@@ -63,6 +64,7 @@ def tables(height: int, width: int) -> Tables:
         box_sides=itemgetter(*g.boxes),  # a field has at least 9 boxes: always a tuple
         edges=edges,
         around=around,
+        reach=[tuple(sorted({c for b in near for c in (b, *around[b])})) for near in boxes_of],
     )
 
 

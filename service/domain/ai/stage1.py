@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from .budget import Budget
 from .compact import Board, Chain, starts
-from .points import most_points
+from .points import BOUND_CHANGE, most_points
 
 
 @dataclass(frozen=True)
@@ -80,17 +80,17 @@ def exhaustive(
     most n2 + 2 * n3 (unformed boxes with 2 and 3 sides now).
     """
     t = board.t
-    work = board.copy()
-    lines, sides = work.lines, work.sides
-    sides_of, boxes_of, nbrs, adjacent = t.sides_of, t.boxes_of, t.nbrs, t.adjacent
-    n2 = n3 = 0
-    if touched is None:  # the bound (no pruning when `touched` is collected)
-        for b in t.boxes:
-            if sides[b] == 2:
-                n2 += 1
-            elif sides[b] == 3:
-                n3 += 1
+    lines, sides = list(board.lines), list(board.sides)  # the search's copy; lists index faster
+    boxes_of, nbrs, adjacent, reach = t.boxes_of, t.nbrs, t.adjacent, t.reach
+    edges = t.edges
+    prune = touched is None  # (no pruning when `touched` is collected)
+    bound = 0
+    if prune:  # n2 + 2 * n3, see `points.BOUND_CHANGE`
+        values = t.box_sides(board.sides)
+        bound = values.count(2) + 2 * values.count(3)
+    slack = 0 if ties else 1
     best = NO_PATH
+    top = 0  # best.points
     equal: list[Path] = []
     seen: set[frozenset[int]] = set()
     nodes = leaves = 0
@@ -98,34 +98,28 @@ def exhaustive(
     directions: list[int] = []
     start = -1
 
-    def go(target: int, chain: Chain, points: int) -> None:
+    def go(target: int, chain: Chain, points: int, bound: int) -> None:
         # The hot loop of the expert: plain loops instead of any()/generators.
-        nonlocal n2, n3, best, equal, seen, nodes, leaves
+        # `bound`: n2 + 2 * n3 before this line (the board is a copy: a stop
+        # leaves it as it is).
+        nonlocal best, top, equal, seen, nodes, leaves
         nodes += 1
         if nodes > budget or (deadline and not nodes & 255 and clock.late()):
             raise _Stop
-        for s in sides_of[target]:
+        for s, _ in edges[target]:
             if not lines[s]:
                 break
         lines[s] = 1
         near = boxes_of[s]
         if touched is not None:
-            touched.update(near)
-            for c in near:
-                for _, nb in nbrs[c]:
-                    touched.add(nb)
+            touched.update(reach[s])
         formed = []
         for b in near:
             old = sides[b]
             sides[b] = old + 1
+            bound += BOUND_CHANGE[old]
             if old == 3:
-                n3 -= 1
                 formed.append(b)
-            elif old == 2:
-                n2 -= 1
-                n3 += 1
-            elif old == 1:
-                n2 += 1
         if chain is not None and formed:
             regular = []
             for b in formed:
@@ -136,53 +130,42 @@ def exhaustive(
             formed = regular
         points += len(formed)
         slots.append(s)
-        try:
-            options = []
-            for option in nbrs[target]:  # RULES A1: only from the box aimed at
-                if sides[option[1]] == 3:
-                    options.append(option)
-            if not options:
-                leaves += 1
-                if points > best.points:
-                    best = Path(points, start, tuple(directions), tuple(slots))
-                    equal, seen = [], {frozenset(slots)}
-                    if enough is not None and points >= enough:
-                        raise _Stop
-                elif (ties and points == best.points and len(equal) < ties
-                      and frozenset(slots) not in seen):
-                    seen.add(frozenset(slots))
-                    equal.append(Path(points, start, tuple(directions), tuple(slots)))
-                return
-            slack = 0 if ties else 1
-            for d, nb in options:
-                if touched is None and points + n2 + 2 * n3 < best.points + slack:
+        leaf = True
+        for d, nb in nbrs[target]:  # RULES A1: only from the box aimed at
+            if sides[nb] == 3:
+                leaf = False
+                if prune and points + bound < top + slack:
                     break
                 directions.append(d)
-                go(nb, formed, points)
+                go(nb, formed, points, bound)
                 directions.pop()
-        finally:
-            slots.pop()
-            lines[s] = 0
-            for b in near:
-                old = sides[b]
-                sides[b] = old - 1
-                if old == 4:
-                    n3 += 1
-                elif old == 3:
-                    n3 -= 1
-                    n2 += 1
-                elif old == 2:
-                    n2 -= 1
+        if leaf:
+            leaves += 1
+            if points > top:
+                best = Path(points, start, tuple(directions), tuple(slots))
+                top = points
+                if ties:
+                    equal, seen = [], {frozenset(slots)}
+                if enough is not None and points >= enough:
+                    raise _Stop
+            elif (ties and points == top and len(equal) < ties
+                  and frozenset(slots) not in seen):
+                seen.add(frozenset(slots))
+                equal.append(Path(points, start, tuple(directions), tuple(slots)))
+        slots.pop()
+        lines[s] = 0
+        for b in near:
+            sides[b] -= 1
 
     found = starts(board, chain) if only is None else only
     deadline = clock is not None
     complete = True
     try:
         for b in found:
-            if touched is None and best.points >= n2 + 2 * n3:
+            if prune and top >= bound:
                 break
             start = b
-            go(b, chain, 0)
+            go(b, chain, 0, bound)
     except _Stop:
         complete = nodes <= budget and not (deadline and clock.late())
     except RecursionError:  # a path longer than Python's stack: let the caller fall back
