@@ -199,16 +199,11 @@ def _advance(batch: _Batch, command: Advance) -> None:
 def _insert_pieces(batch: _Batch, seat: int) -> None:
     """RULES T4: a 3-line, a 2-line and a 1-line piece, in this order (on small
     fields without the largest ones: `random_lines`)."""
-    rng = game_rng(batch.state.seed(), batch.state.version, "pieces")
+    draws = pieces.Draws(game_rng(batch.state.seed(), batch.state.version, "pieces"))
     for size in batch.state.piece_sizes:
         state = batch.state
-        shape, lines, tries = pieces.draw_piece(
-            size,
-            state.height,
-            state.width,
-            lambda x, y, s=state: s.lines[y * s.width + x] == EMPTY,
-            rng,
-        )
+        shape, lines, tries = pieces.draw_piece(size, state.height, state.width, state.lines,
+                                                draws)
         formed = _boxes_formed_by(state, lines)
         batch.add(PieceInserted(seat, size, shape, lines, tries, not lines, formed))
         if _game_over_if_full(batch):

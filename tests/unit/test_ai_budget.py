@@ -9,8 +9,9 @@ import pytest
 from service.domain.ai import budget, strategy_for, worst
 from service.domain.ai.budget import Budget
 from service.domain.ai.compact import Board, chain_of
-from service.domain.ai.stage1 import Stats, exhaustive, random_search
+from service.domain.ai.stage1 import Stats, exhaustive
 from service.domain.ai.stage2 import choose, least_give_away
+from service.domain.ai.walks import random_search
 from service.domain.commands import Advance, PlaceLine
 from service.domain.fold import apply_all
 from service.domain.rules import decide
