@@ -12,6 +12,7 @@ from . import api, headers, lifecycle, limits, sweeper, web
 from .api.errors import api_error
 from .config import database_url, invite_ttl_seconds, trusted_proxies
 from .http import hooks
+from .http.json import FastJSON
 from .services import Services
 
 MAX_BODY_BYTES = 64 * 1024
@@ -43,6 +44,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["squares"] = services = Services.from_url(url)
     lifecycle.on_close(app, services.store.dispose)  # the last to close
     invite_ttl_seconds()  # a bad setting stops the server at start, not a request later
+    app.json = FastJSON(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
 
