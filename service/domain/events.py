@@ -148,6 +148,16 @@ class SeatClaimed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class HintUsed(Event):
+    """The first hint a human seat asked for: from here on the game is *assisted*
+    (`ranking`: it enters no high score table). Written once a game; later hints
+    write nothing. It changes nothing a move depends on (`GameState.current_for`)."""
+
+    TYPE: ClassVar[str] = "hint_used"
+    seat: int  # the seat to move, who asked
+
+
+@dataclass(frozen=True, slots=True)
 class SeedRevealed(Event):
     """A ranked game's secret seed, revealed when the game ends (game over or
     abandoned): anyone can check it against ``seed_commitment`` and re-derive every
@@ -210,6 +220,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HighScoresEntered,
         GameAbandoned,
         SeedRevealed,
+        HintUsed,
     )
 }
 

@@ -54,8 +54,8 @@ STAGE_ADVANCED_BYTES = 112
 PIECE_INSERTED_BYTES = 224  # three lines, the shape, six squares, a hundred tries
 MOVE_EXPLAINED_BYTES = 384  # the computer's sentence; its path's directions apart
 DIRECTION_BYTES = 2  # each line of a computer's stage-1 path names one direction
-ENDING_BYTES = 2048  # seat_claimed, game_over or game_abandoned, seed_revealed and
-# high_scores_entered, their names of NAME_MAX characters escaped if need be
+ENDING_BYTES = 2048  # seat_claimed, hint_used, game_over or game_abandoned,
+# seed_revealed and high_scores_entered, their names of NAME_MAX characters escaped
 
 
 def open_slots(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
@@ -73,10 +73,11 @@ def most_events(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
     A turn has at most three stage advances (1 to 2 to 3 to 1), three pieces and two
     explanations (a computer explains its stage 1 and its stage 2 once each: the
     rules would take more, this service never writes more). Around them: game_created,
-    seat_claimed, and game_over or game_abandoned, seed_revealed, high_scores_entered.
+    seat_claimed, hint_used (once a game), and game_over or game_abandoned,
+    seed_revealed, high_scores_entered.
     """
     turns = slots = open_slots(height, width)
-    return 2 + slots + turns * (3 + 3 + 2) + 3
+    return 3 + slots + turns * (3 + 3 + 2) + 3
 
 
 def largest_event_bytes(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
