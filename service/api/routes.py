@@ -185,10 +185,12 @@ def board_text(game_id: str) -> Response:
 @blp.response(200, s.HighScoreListSchema)
 @error_responses(400)
 def high_scores(query: dict[str, Any]) -> Response:
-    """The high score table, best first (the default entries included)."""
+    """One high score table, best first: the games of one mode (by default against
+    the computer, the main table) on one field size (by default the default field,
+    whose table holds RULES E2's default entries)."""
     services = current_services()
     entries = services.high_scores(query["limit"], height=query["height"],
-                                   width=query["width"])
+                                   width=query["width"], mode=query["mode"])
     accuracies = services.accuracies(e.game_id for e in entries if e.game_id)
     return jsonify(high_scores=[high_score_view(rank, e, accuracies)
                                 for rank, e in enumerate(entries, start=1)])

@@ -6,10 +6,11 @@ import typing
 from datetime import datetime
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
 from ..domain.names import NAME_MAX
+from ..domain.ranking import MAIN, ORIGINS, TABLES
 from ..domain.start import LEVELS, MODES
 from ..store import GameSummary
 
@@ -94,11 +95,31 @@ class EventsQuerySchema(Schema):
 
 
 class HighScoresQuerySchema(Schema):
+    """One table per mode and field size (RULES E1, M2): the main table of the default
+    field unless told."""
+
     limit = _query_int(load_default=10, validate=validate.Range(1, 1000))
     height = _query_int(load_default=None, validate=validate.Range(MIN_SIZE, MAX_HEIGHT),
-                        metadata={"description": "only scores of this field height"})
+                        metadata={"description": "the field's height, given with width "
+                                                 f"(default: the default field, {DEFAULT_HEIGHT})"})
     width = _query_int(load_default=None, validate=validate.Range(MIN_SIZE, MAX_WIDTH),
-                       metadata={"description": "only scores of this field width"})
+                       metadata={"description": "the field's width, given with height "
+                                                f"(default: {DEFAULT_WIDTH})"})
+    mode = fields.String(load_default=MAIN, validate=validate.OneOf(TABLES), metadata={
+        "description": "whose table: games against the computer (the main table), or "
+                       "two humans on one screen, or online"})
+
+    @validates_schema
+    def _size_given_whole(self, data: dict[str, Any], **_: Any) -> None:
+        if (data["height"] is None) != (data["width"] is None):
+            raise ValidationError("give height and width together (one table per field "
+                                  "size)", field_name="height")
+
+    @post_load
+    def _default_field(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
+        if data["height"] is None:
+            data.update(height=DEFAULT_HEIGHT, width=DEFAULT_WIDTH)
+        return data
 
 
 # -- responses ---------------------------------------------------------------
@@ -182,6 +203,14 @@ class StateSchema(Schema):
         "description": "SHA-256 hex of the seed's text: check a revealed seed against it"})
     ranked = fields.Boolean(required=True, metadata={
         "description": "false: a practice game (a chosen seed), never in the high scores"})
+    assisted = fields.Boolean(required=True, metadata={
+        "description": "a human seat asked for a hint (event hint_used): the game enters "
+                       "no high score table"})
+    table = fields.String(required=True, allow_none=True, metadata={
+        "enum": [*TABLES, None],
+        "description": "the high score table this game's final scores enter when it ends "
+                       "(vs_computer is the main one); null: none (practice, assisted, "
+                       "computer against computer)"})
     hints = fields.Boolean(required=True, metadata={
         "description": "whether the seat to move may ask for a hint"})
     first_seat = _int(required=True, metadata={
@@ -223,18 +252,29 @@ class EventSchema(Schema):
     recorded_at = fields.String(required=True, metadata={"description": "ISO 8601, UTC"})
 
 
-def _summary_field(hint: Any) -> fields.Field:
+# What a few `GameSummary` fields mean, for the document.
+_SUMMARY_DOCS: dict[str, dict[str, Any]] = {
+    "ranked": {"description": "false: a practice game (a chosen seed)"},
+    "assisted": {"description": "a human seat asked for a hint: no high score table"},
+    "origin": {"enum": list(ORIGINS), "description": (
+        "here: played on this service; signed: imported with a valid signature; "
+        "archive: imported without one (its scores enter no table)")},
+}
+
+
+def _summary_field(name: str, hint: Any) -> fields.Field:
     """The JSON field of one `GameSummary` field (datetimes are ISO 8601 text)."""
     optional = type(None) in typing.get_args(hint)
     base = next((a for a in typing.get_args(hint) if a is not type(None)), hint)
     field = {int: _int, str: fields.String, datetime: fields.String,
              bool: fields.Boolean}[base]
-    return field(required=True, allow_none=optional)
+    return field(required=True, allow_none=optional, metadata=_SUMMARY_DOCS.get(name, {}))
 
 
 # The games read model as the API shows it: one field per `GameSummary` field.
 SummarySchema = Schema.from_dict(
-    {name: _summary_field(hint) for name, hint in typing.get_type_hints(GameSummary).items()},
+    {name: _summary_field(name, hint)
+     for name, hint in typing.get_type_hints(GameSummary).items()},
     name="SummarySchema",
 )
 
@@ -322,11 +362,22 @@ class HighScoreSchema(Schema):
     name = fields.String(required=True)
     score = _int(required=True)
     difficulty = fields.String(required=True)
-    game_id = fields.String(required=True, allow_none=True)
+    mode = fields.String(required=True, metadata={"enum": list(TABLES),
+                                                  "description": "the table"})
+    game_id = fields.String(required=True, allow_none=True, metadata={
+        "description": "the game it came from (its replay); null for the default entries, "
+                       "entries added by hand and games deleted since"})
+    source = fields.String(required=True, metadata={
+        "enum": ["game", "original", "manual"],
+        "description": "game: played; original: RULES E2's default entries, from the "
+                       "original game (no replay); manual: added by an operator"})
+    hints_recorded = fields.Boolean(required=True, metadata={
+        "description": "false: a game played before hints were recorded (it may have "
+                       "been assisted)"})
     created_at = fields.String(required=True)
-    height = _int(required=True, allow_none=True,
-                  metadata={"description": "the game's field size; null without a game"})
-    width = _int(required=True, allow_none=True)
+    height = _int(required=True, metadata={"description": "the field size; the default "
+                                                          "entries belong to the default field"})
+    width = _int(required=True)
     accuracy = _int(required=True, allow_none=True, metadata={
         "description": "the player's stage-1 accuracy in % (the game's review); null "
                        "without a reviewed game"})

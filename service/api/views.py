@@ -12,6 +12,7 @@ from typing import Any
 
 from ..domain.commands import Advance, Command, PlaceLine
 from ..domain.events import SEAT_LETTERS, Event
+from ..domain.ranking import table_of
 from ..domain.rules import legal_actions
 from ..domain.state import GameState, TurnRecord
 from ..store import GameSummary, HighScore, StoredEvent
@@ -43,6 +44,8 @@ def state_view(game_id: str, state: GameState) -> dict[str, Any]:
         "seed": state.public_seed,  # never the secret of a ranked game still running
         "seed_commitment": game.seed_commitment,
         "ranked": game.ranked,
+        "assisted": state.assisted,
+        "table": table_of(state),
         "hints": game.hints,
         "first_seat": game.first_seat,
         "height": state.height,
@@ -112,7 +115,10 @@ def high_score_view(rank: int, entry: HighScore,
         "name": entry.name,
         "score": entry.score,
         "difficulty": entry.difficulty,
+        "mode": entry.ranking,
         "game_id": entry.game_id,
+        "source": entry.source,
+        "hints_recorded": entry.hints_recorded,
         "created_at": timestamp(entry.created_at),
         "height": entry.height,
         "width": entry.width,

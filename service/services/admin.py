@@ -7,10 +7,12 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from .. import security
+from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, FieldSizeError, geometry
 from ..domain.commands import RuleViolation
 from ..domain.events import Event, EventFormatError
 from ..domain.fold import fold
 from ..domain.names import clean_name
+from ..domain.ranking import HERE, MAIN, TABLES
 from ..domain.state import CorruptStream
 from ..errors import GameExists, GameNotFound
 from ..store import HighScore, UnitOfWork
@@ -33,15 +35,26 @@ SCORE_LIMIT = 2**31  # the high_scores.score column is a 32-bit integer
 
 class AdminService(ServiceBase):
     # high scores -------------------------------------------------------------------
-    def add_high_score(self, name: str, score: int, difficulty: str = "manual") -> HighScore:
+    def add_high_score(self, name: str, score: int, difficulty: str = "manual", *,
+                       height: int = DEFAULT_HEIGHT, width: int = DEFAULT_WIDTH,
+                       mode: str = MAIN) -> HighScore:
+        """An entry by hand, in the table of `mode` on one field size (the main table
+        of the default field unless told)."""
         name = clean_name(name, "name")
+        try:
+            geometry(height, width)
+        except FieldSizeError as exc:
+            raise RuleViolation("invalid_field_size", str(exc)) from exc
+        if mode not in TABLES:
+            raise RuleViolation("invalid_mode", f"mode must be one of {', '.join(TABLES)}")
         if type(score) is not int or not -SCORE_LIMIT <= score < SCORE_LIMIT:
             raise RuleViolation("invalid_score",
                                 f"a score is a whole number from {-SCORE_LIMIT} to "
                                 f"{SCORE_LIMIT - 1}", field="score")
         with self.store.unit_of_work() as uow:
             refuse_look_alike(uow, name, "name")
-            return uow.high_scores.add(name, int(score), difficulty)
+            return uow.high_scores.add(name, int(score), difficulty, height=height,
+                                       width=width, ranking=mode)
 
     def remove_high_score(self, entry_id: int) -> None:
         with self.store.unit_of_work() as uow:
@@ -155,8 +168,9 @@ def _rebuild_one(uow: UnitOfWork, game_id: str, *, must_exist: bool) -> int:
         state = fold(s.event for s in stored)
     except (CorruptStream, EventFormatError):
         return 0
-    summary = summary_of(game_id, state, stored)
-    if uow.games.find(game_id) is None:
+    row = uow.games.find(game_id)
+    summary = summary_of(game_id, state, stored, HERE if row is None else row.summary.origin)
+    if row is None:
         _, salt, token_hash = security.new_token_hash()
         uow.games.add(summary, token_hash=token_hash, token_salt=salt)
     else:

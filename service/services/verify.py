@@ -10,6 +10,7 @@ score rows must be what the events say.
 from __future__ import annotations
 
 from ..domain.events import EventFormatError, HighScoresEntered
+from ..domain.ranking import HERE, entry_table
 from ..domain.replay_check import replay_check
 from ..domain.state import CorruptStream
 from ..store import StoredEvent, UnitOfWork
@@ -42,19 +43,21 @@ def verify_game(uow: UnitOfWork, game_id: str) -> list[Problem]:
     if game is None:
         problems.append(Problem(game_id, "read_model", "events without a games row"))
     else:
-        expected_summary = summary_of(game_id, state, stored)
+        expected_summary = summary_of(game_id, state, stored, game.summary.origin)
         for name, value in vars(expected_summary).items():
             have = getattr(game.summary, name)
             if have != value:
                 problems.append(Problem(
                     game_id, "read_model", f"games.{name} is {have!r}, the events say {value!r}"
                 ))
+    table = entry_table(state, game.summary.origin if game is not None else HERE)
     want = sorted(
-        (entry.seat, entry.name, entry.score, entry.difficulty, state.height, state.width)
+        (entry.seat, entry.name, entry.score, entry.difficulty, state.height, state.width,
+         table)
         for s in stored if isinstance(s.event, HighScoresEntered)
         for entry in s.event.entries
     )
-    have_rows = sorted((h.seat, h.name, h.score, h.difficulty, h.height, h.width)
+    have_rows = sorted((h.seat, h.name, h.score, h.difficulty, h.height, h.width, h.ranking)
                        for h in uow.high_scores.of_game(game_id))
     if want != have_rows:
         problems.append(Problem(game_id, "high_scores",

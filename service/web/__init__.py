@@ -31,7 +31,6 @@ bp = Blueprint("web", __name__, template_folder="templates", static_folder="stat
                static_url_path="/assets")
 
 GAMES_PER_PAGE = 20
-HIGH_SCORES_SHOWN = 100
 MAX_PAGE = (2**31 - 1) // GAMES_PER_PAGE  # the offset stays a 32-bit integer
 
 
@@ -201,12 +200,8 @@ def live_json() -> Response:
     return response.make_conditional(request)
 
 
-FIELD_SIZES = ((19, 33), (15, 25), (11, 17), (9, 13), (7, 9))  # the start form's sizes
-
-
 def field_size(row: Any) -> str:
-    """A game's or a high score's field as "19 × 33"; "—" when it is not known (the
-    default entries of the table; rows read before the field size was stored)."""
+    """A game's or a high score's field as "19 × 33"; "—" when it is not known."""
     height, width = getattr(row, "height", None), getattr(row, "width", None)
     return f"{height} × {width}" if height and width else "—"
 
@@ -240,36 +235,4 @@ def game_accuracy(accuracies: dict[str, tuple[int, int]], game_id: str) -> str:
     return "—" if found is None else f"acc. {found[0]} % / {found[1]} %"
 
 
-@bp.app_template_global("entry_accuracy")
-def entry_accuracy(accuracies: dict[str, tuple[int, int]], entry: Any) -> str:
-    """A high score's accuracy (its seat's in the game's review), "87 %"; "—" until
-    the game is reviewed and for the entries without a game."""
-    found = accuracies.get(entry.game_id or "")
-    return "—" if found is None or not entry.seat else f"{found[entry.seat - 1]} %"
-
-
-def _size_arg() -> tuple[int, int] | None:
-    """``?size=19x33`` as (height, width); None for none or a malformed one."""
-    raw = request.args.get("size") or ""
-    parts = raw.lower().split("x")
-    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 3 for p in parts):
-        return None
-    return int(parts[0]), int(parts[1])
-
-
-@bp.get("/highscores")
-def highscores() -> str:
-    size = _size_arg()
-    services = _services()
-    if size is None:
-        entries = services.high_scores(limit=HIGH_SCORES_SHOWN)
-    else:
-        entries = services.high_scores(limit=HIGH_SCORES_SHOWN, height=size[0], width=size[1])
-    sizes = list(FIELD_SIZES)
-    if size is not None and size not in sizes:
-        sizes.append(size)
-    accuracies = services.accuracies(e.game_id for e in entries if e.game_id)
-    return render_template(
-        "highscores.html", active="highscores", entries=entries,
-        game=request.args.get("game"), size=size, sizes=sizes, accuracies=accuracies,
-    )
+from . import highscores  # noqa: E402, F401  (its page registers on bp)

@@ -131,6 +131,24 @@ def state_of(client: FlaskClient, game_id: str) -> dict[str, Any]:
     return state
 
 
+def table_of_game(client: FlaskClient, game_id: str, limit: int = 1000
+                  ) -> list[dict[str, Any]]:
+    """The high score table (`GET /api/highscores`) of the game's mode and field size
+    (RULES E1, M2: one table per mode of two humans, or against the computer, and size)."""
+    summary = client.get(f"/api/games/{game_id}").get_json()["summary"]
+    mode = summary["mode"] if summary["mode"] in ("two_players", "online") else "vs_computer"
+    response = client.get(f"/api/highscores?limit={limit}&mode={mode}"
+                          f"&height={summary['height']}&width={summary['width']}")
+    assert response.status_code == 200, response.get_json()
+    table: list[dict[str, Any]] = response.get_json()["high_scores"]
+    return table
+
+
+def entries_of(client: FlaskClient, game_id: str) -> list[dict[str, Any]]:
+    """The game's own entries in the table of its mode and size."""
+    return [e for e in table_of_game(client, game_id) if e["game_id"] == game_id]
+
+
 def play_hint(client: FlaskClient, game_id: str, token: str,
               state: dict[str, Any]) -> dict[str, Any]:
     """Play the hint for the seat to move (with expected_version); the move's answer.

@@ -13,7 +13,16 @@ from flask import Flask
 from service.services import Services
 from squares_testing.play import until_over
 
-from .helpers import CheckedClient, assert_error, bearer, create_game, play_hint, snapshot, state_of
+from .helpers import (
+    CheckedClient,
+    assert_error,
+    bearer,
+    create_game,
+    entries_of,
+    play_hint,
+    snapshot,
+    state_of,
+)
 
 
 def _online(client: CheckedClient, **body: Any) -> dict[str, Any]:
@@ -137,9 +146,8 @@ def test_RULES_M_online_both_humans_enter_the_high_scores_as_online(
               2: _claim(client, game_id, created["invite"]["code"]).get_json()["token"]}
     state = until_over(state_of(client, game_id),
                        lambda s: play_hint(client, game_id, tokens[s["turn"]], s)["state"])
-    table = client.get("/api/highscores?limit=1000").get_json()["high_scores"]
     entries = sorted((e["name"], e["score"], e["difficulty"])
-                     for e in table if e["game_id"] == game_id)
+                     for e in entries_of(client, game_id))
     assert entries == sorted([("Ann", state["scores"][0], "online"),
                               ("Bob", state["scores"][1], "online")])
     assert services.verify(game_id) == []

@@ -8,22 +8,19 @@ from typing import Any
 import pytest
 
 from service.services import Services
+from squares_testing.play import flask_send, play_own_moves
 
 from .helpers import (
     CheckedClient,
     assert_error,
     bearer,
     create_game,
+    entries_of,
     play_hint,
     play_to_end,
     snapshot,
     state_of,
 )
-
-
-def entries_of(client: CheckedClient, game_id: str) -> list[dict[str, Any]]:
-    table = client.get("/api/highscores?limit=1000").get_json()["high_scores"]
-    return [e for e in table if e["game_id"] == game_id]
 
 
 def assert_events_fold_to(client: CheckedClient, game_id: str, services: Services,
@@ -86,8 +83,9 @@ def _empty(state: dict[str, Any]) -> list[tuple[int, int]]:
 
 def test_RULES_E2_a_finished_games_entry_ranks_among_the_defaults(
         client: CheckedClient) -> None:
-    created = create_game(client, player_name="Ali", difficulty="easy", seed=None)
-    final, _ = play_to_end(client, created["game_id"], created["token"])
+    created = create_game(client, player_name="Ali", difficulty="easy", seed=None,
+                          height=19, width=33)  # the default field: its table has them
+    final = play_own_moves(flask_send(client), created["game_id"], created["token"])
     table = client.get("/api/highscores?limit=6").get_json()["high_scores"]
     assert len(table) == 6
     scores = [e["score"] for e in table]

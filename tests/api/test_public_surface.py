@@ -127,19 +127,24 @@ def test_a_hint_is_computed_once_per_version(client: CheckedClient, services: Se
     assert calls == [1, 2]
 
 
-def test_high_scores_show_and_filter_the_field_size(client: CheckedClient,
-                                                    services: Services) -> None:
+def test_RULES_E1_one_table_per_field_size_the_default_field_by_default(
+        client: CheckedClient, services: Services) -> None:
     from tests.factories import GameFactory
 
     game = GameFactory.create(services=services, finished=True, small=True)  # 7 x 9
     table = client.get("/api/highscores?limit=100").get_json()["high_scores"]
-    assert {(e["game_id"], e["height"], e["width"]) for e in table} >= {
-        (game.game_id, 7, 9), (None, None, None)}
+    # the default field's table: RULES E2's rows, "from the original game", no replay
+    assert {(e["game_id"], e["height"], e["width"], e["source"]) for e in table} == {
+        (None, 19, 33, "original")}
+    assert client.get("/api/highscores?height=19&width=33&limit=100").get_json() == {
+        "high_scores": table}
     small = client.get("/api/highscores?height=7&width=9").get_json()["high_scores"]
-    assert [e["game_id"] for e in small] == [game.game_id]
-    assert client.get("/api/highscores?height=19&width=33").get_json()["high_scores"] == []
-    assert_error(client.get("/api/highscores?width=999999999999999999999"), 400,
-                 "invalid_request")
+    assert [(e["game_id"], e["height"], e["width"], e["source"], e["mode"], e["rank"])
+            for e in small] == [(game.game_id, 7, 9, "game", "vs_computer", 1)]
+    assert client.get("/api/highscores?height=9&width=13").get_json()["high_scores"] == []
+    for query in ("width=999999999999999999999", "height=7", "width=9&height=", "mode=x",
+                  "mode=computer_vs_computer", "height=6&width=9"):
+        assert_error(client.get(f"/api/highscores?{query}"), 400, "invalid_request")
     summary = client.get(f"/api/games/{game.game_id}").get_json()["summary"]
     assert (summary["height"], summary["width"]) == (7, 9)
 

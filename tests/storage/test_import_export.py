@@ -35,7 +35,8 @@ def test_export_delete_import_gives_byte_identical_lines(services: Services) -> 
     assert services.export_game(new_id) == exported
     assert services.get_state(new_id) == game.state
     assert services.get_summary(new_id).status == "finished"
-    entered = sorted((h.seat, h.name) for h in services.high_scores(100) if h.game_id == new_id)
+    table = services.high_scores(100, height=7, width=9, mode="two_players")
+    entered = sorted((h.seat, h.name) for h in table if h.game_id == new_id)
     assert entered == [(1, "Gülşen İnce"), (2, "Ayşe Çelik")]
     assert services.verify(new_id) == []
 

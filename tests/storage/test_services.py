@@ -53,6 +53,7 @@ def test_create_game_stores_the_first_event_and_a_summary(services: Services) ->
         squares1=0, squares2=0,
         ownerless=created.state.ownerless, round=1, turn=1, stage=1, winner=None,
         height=9, width=11, ranked=False,  # a chosen seed: a practice game
+        assisted=False, origin="here",
     )
     assert summary.created_at == created.events[0].recorded_at
     assert services.get_state(created.game_id) == created.state
@@ -199,9 +200,12 @@ def test_a_whole_game_through_the_services_enters_the_high_score_once(
 def test_two_players_both_enter_the_high_score_table(services: Services) -> None:
     game = GameFactory.create(services=services, mode="two_players", second_name="Ayşe",
                               finished=True, small=True)
-    seats = sorted((h.seat, h.name) for h in services.high_scores(100)
-                   if h.game_id == game.game_id)
+    table = services.high_scores(100, height=7, width=9, mode="two_players")
+    seats = sorted((h.seat, h.name) for h in table if h.game_id == game.game_id)
     assert seats == [(1, game.state.seats[0].name), (2, "Ayşe")]
+    # RULES M2: never in the main table, on any size
+    assert not [h for h in services.high_scores(100, height=7, width=9)
+                if h.game_id == game.game_id]
 
 
 def test_get_state_at_a_step_and_events_of(services: Services) -> None:
@@ -257,12 +261,13 @@ def test_high_scores_defaults_order_add_remove_reset(services: Services) -> None
 
 def test_delete_game_keeps_its_high_score_without_the_link(services: Services) -> None:
     game = GameFactory.create(services=services, finished=True, small=True)
-    mine = [h for h in services.high_scores(100) if h.game_id == game.game_id]
+    mine = [h for h in services.high_scores(100, height=7, width=9)
+            if h.game_id == game.game_id]
     assert len(mine) == 1
     services.delete_game(game.game_id)
     with pytest.raises(GameNotFound):
         services.get_state(game.game_id)
-    kept = [h for h in services.high_scores(100) if h.id == mine[0].id]
+    kept = [h for h in services.high_scores(100, height=7, width=9) if h.id == mine[0].id]
     assert [(h.name, h.score, h.game_id) for h in kept] == [(mine[0].name, mine[0].score, None)]
     assert services.verify() == []
 
