@@ -160,13 +160,17 @@ def replay(game_id: str, step: int) -> Response:
 
 @blp.route("/games/<game_id>/hint", methods=["GET"])
 @blp.response(200, s.HintSchema)
+@blp.doc(**TOKEN_DOC)
 @error_responses(401, 403, 404, 409)
 def hint(game_id: str) -> Response:
     """The computer's suggestion for the seat to move now.
 
-    An online game has hints only when its creator turned them on (`hints`, else 403
-    ``hints_off``), and then only for the token of the seat to move (401/403 without
-    it, 409 ``not_your_turn`` for the other seat's). Other games need no token."""
+    A hint is the player's: it needs the token that moves the seat to move (401/403
+    without it, 409 ``not_your_turn`` for the other seat's in an online game, whose
+    hints are on only when its creator turned them on: else 403 ``hints_off``). The
+    first hint a human seat asks for makes the game assisted, unranked (RULES E1):
+    it appends ``hint_used``, once, and ``version`` in the answer counts it; a move
+    may still name the version read before the hint as ``expected_version``."""
     return jsonify(hint_view(current_services().hint(checked_game_id(game_id), bearer_token())))
 
 

@@ -354,6 +354,12 @@ class HintSchema(Schema):
     action = fields.String(required=True, validate=validate.OneOf(("line", "advance")))
     x = _int()
     y = _int()
+    version = _int(required=True, metadata={
+        "description": "the game's version after the hint: the first hint of a human seat "
+                       "appends hint_used (one more); a move may name this version or "
+                       "the one before the hint as expected_version"})
+    assisted = fields.Boolean(required=True, metadata={
+        "description": "true from the first hint on: the game enters no high score table"})
 
 
 class HighScoreSchema(Schema):

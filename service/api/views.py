@@ -10,11 +10,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from ..domain.commands import Advance, Command, PlaceLine
+from ..domain.commands import Advance, PlaceLine
 from ..domain.events import SEAT_LETTERS, Event
 from ..domain.ranking import table_of
 from ..domain.rules import legal_actions
 from ..domain.state import GameState, TurnRecord
+from ..services.results import Hint
 from ..store import GameSummary, HighScore, StoredEvent
 
 
@@ -126,8 +127,11 @@ def high_score_view(rank: int, entry: HighScore,
     }
 
 
-def hint_view(command: Command) -> dict[str, Any]:
+def hint_view(hint: Hint) -> dict[str, Any]:
+    command = hint.command
+    game = {"version": hint.version, "assisted": hint.assisted}
     if isinstance(command, PlaceLine):
-        return {"seat": command.seat, "action": "line", "x": command.x, "y": command.y}
+        return {"seat": command.seat, "action": "line", "x": command.x, "y": command.y,
+                **game}
     assert isinstance(command, Advance), command
-    return {"seat": command.seat, "action": "advance"}
+    return {"seat": command.seat, "action": "advance", **game}

@@ -218,7 +218,7 @@ def _advance(batch: _Batch, command: Advance) -> None:
 def _insert_pieces(batch: _Batch, seat: int) -> None:
     """RULES T4: a 3-line, a 2-line and a 1-line piece, in this order (on small
     fields without the largest ones: `random_lines`)."""
-    rng = game_rng(batch.state.seed(), batch.state.version, "pieces")
+    rng = game_rng(batch.state.seed(), batch.state.rng_version, "pieces")
     for size in batch.state.piece_sizes:
         state = batch.state
         shape, lines, tries = pieces.draw_piece(

@@ -115,6 +115,14 @@ class GameState:
             raise SeedUnknown("this game's seed is secret until it ends")
         return seed
 
+    @property
+    def rng_version(self) -> int:
+        """The stream position random draws are seeded with (`seeds.game_rng`): the
+        version, not counting the game's ``hint_used``, which draws nothing. So a hint
+        changes no random outcome: the same seed and the same moves give the same
+        pieces and the same computer moves, hint or not."""
+        return self.version - (self.hinted_at is not None)
+
     def current_for(self, version: int) -> bool:
         """Whether a move chosen at `version` was chosen on this position: `version`
         is this state's, or the one just before the game's ``hint_used`` when that is

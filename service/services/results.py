@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from ..domain.commands import Command
 from ..domain.state import GameState
 from ..store import StoredEvent
 
@@ -40,6 +41,18 @@ class MoveResult:
     game_id: str
     events: list[StoredEvent]  # every event appended by the call, human + computer, in order
     state: GameState
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A hint (`PlayService.hint`): the AI's move for the seat to move, and the game
+    after asking it. A human seat's first hint appends ``hint_used`` (`events`, then
+    ``version`` counts it, and the game is ``assisted``); later ones append nothing."""
+
+    command: Command
+    version: int
+    assisted: bool
+    events: list[StoredEvent]
 
 
 @dataclass(frozen=True)

@@ -167,6 +167,7 @@ def _live_row(g: GameSummary) -> dict[str, Any]:
         "version": g.version,
         "round": g.round,
         "ranked": g.ranked,
+        "assisted": g.assisted,
         "player_name": g.player_name,
         "second_seat": second_seat(g),
         "score1": g.score1,

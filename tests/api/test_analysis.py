@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 
 from service.api.analysis import AnalysisSchema
+from service.services import Services
 from service.store import utcnow
 from squares_testing.play import computer_game
 from tests.conftest import services_of
@@ -22,6 +23,7 @@ from .helpers import (
     assert_valid,
     bearer,
     create_game,
+    greedy_move,
     play_hint,
     snapshot,
     state_of,
@@ -228,9 +230,11 @@ def test_the_game_list_carries_each_game_s_accuracy(any_app: Flask) -> None:
     assert client.checked["GameListSchema"] == 3
 
 
-def _two_players_game(client: CheckedClient) -> tuple[str, dict[str, Any]]:
-    """A ranked two-player game on 7 x 9: Ali plays the hints, Veli ends each of his
-    stages 1 at once (drawing nothing when he may); (its id, its final state)."""
+def _two_players_game(client: CheckedClient,
+                      services: Services) -> tuple[str, dict[str, Any]]:
+    """A ranked two-player game on 7 x 9: Ali plays the domain's `Greedy` moves (no
+    hint: RULES E1 would unrank the game), Veli ends each of his stages 1 at once
+    (drawing nothing when he may); (its id, its final state)."""
     created = create_game(client, mode="two_players", player_name="Ali",
                           second_name="Veli", seed=None)
     game_id, token = created["game_id"], created["token"]
@@ -242,7 +246,7 @@ def _two_players_game(client: CheckedClient) -> tuple[str, dict[str, Any]]:
             assert response.status_code == 200, response.get_json()
             state = response.get_json()["state"]
         else:
-            state = play_hint(client, game_id, token, state)["state"]
+            state = greedy_move(client, services, game_id, token, state)["state"]
     return game_id, state
 
 
@@ -256,7 +260,7 @@ def test_high_score_entries_carry_their_seat_s_accuracy(any_app: Flask) -> None:
         return entries
 
     for _ in range(3):  # until the seats' accuracies differ: the seat is told apart
-        game_id, _final = _two_players_game(client)
+        game_id, _final = _two_players_game(client, services)
         assert {e["name"]: e["accuracy"] for e in table() if e["game_id"] == game_id} == {
             "Ali": None, "Veli": None}
         services.review_all()

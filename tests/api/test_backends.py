@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .helpers import assert_error, bearer, create_game, entries_of, play_to_end, snapshot
+from .helpers import assert_error, bearer, create_game, entries_of, play_unassisted, snapshot
 
 
 def test_RULES_E1_whole_game_and_its_single_high_score(any_client: Any) -> None:
     created = create_game(any_client, player_name="Eda Fırat", difficulty="easy",
                           seed=None)  # ranked: a chosen seed never enters the table
     game_id, token = created["game_id"], created["token"]
-    final, _ = play_to_end(any_client, game_id, token)
+    final = play_unassisted(any_client, game_id, token)  # no hint: RULES E1
     assert_error(any_client.post(f"/api/games/{game_id}/advance", headers=bearer(token)), 409,
                  "game_over")
     mine = entries_of(any_client, game_id)

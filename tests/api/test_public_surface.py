@@ -54,8 +54,8 @@ def test_moves_share_one_limit_and_hints_have_their_own(limited: Flask) -> None:
     game = create_game(client, height=7, width=7, seed=3)
     url, auth = f"/api/games/{game['game_id']}", bearer(game["token"])
     for _ in range(3):
-        assert client.get(f"{url}/hint").status_code == 200
-    assert_error(client.get(f"{url}/hint"), 429, "rate_limited")
+        assert client.get(f"{url}/hint", headers=auth).status_code == 200
+    assert_error(client.get(f"{url}/hint", headers=auth), 429, "rate_limited")
     assert client.post(f"{url}/advance", json={}, headers=auth).status_code == 200
     state = client.get(url).get_json()["state"]
     x, y = state["legal"]["lines"][0]
@@ -117,14 +117,14 @@ def test_a_hint_is_computed_once_per_version(client: CheckedClient, services: Se
         return real(state)
 
     monkeypatch.setattr(ai, "hint", counted)
-    url = f"/api/games/{game['game_id']}/hint"
-    first = client.get(url).get_json()
-    assert client.get(url).get_json() == first
-    assert calls == [1]
-    client.post(f"/api/games/{game['game_id']}/advance", json={},
-                headers=bearer(game["token"]))
-    client.get(url)
-    assert calls == [1, 2]
+    url, auth = f"/api/games/{game['game_id']}/hint", bearer(game["token"])
+    first = client.get(url, headers=auth).get_json()
+    assert first["version"] == 2  # RULES E1: the first hint appended hint_used ...
+    assert client.get(url, headers=auth).get_json() == first
+    assert calls == [1]  # ... and the hint computed at 1 serves version 2 too
+    client.post(f"/api/games/{game['game_id']}/advance", json={}, headers=auth)
+    client.get(url, headers=auth)
+    assert calls == [1, 3]
 
 
 def test_RULES_E1_one_table_per_field_size_the_default_field_by_default(

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 
 from service.services import Services
 
-from .helpers import create_game, play_to_end
+from .helpers import create_game, play_unassisted
 
 ACCURACY = re.compile(r'<td class="num accuracy"[^>]*>(.*?)</td>', re.S)
 
@@ -35,7 +35,7 @@ def test_games_and_high_scores_show_the_accuracy_of_a_reviewed_game(
         client: FlaskClient, services: Services) -> None:
     created = create_game(client, seed=None, difficulty="easy")  # ranked: a high score
     game_id = created["game_id"]
-    play_to_end(client, game_id, created["token"])
+    play_unassisted(client, game_id, created["token"])
     in_games = f'data-game-id="{game_id}"'
     in_table = f'href="/games/{game_id}"'
     assert accuracy_cell(client, "/games", in_games) == "—"

@@ -65,8 +65,9 @@ def test_RULES_a_whole_practice_game_never_enters_the_high_score_table(
     assert "Game over: " in out
     assert f"your score: {final.scores[0]}" in out
     # the table of its field size follows (RULES E1): empty on 7 x 9 but for nothing
+    assert "a hint was used: this game enters no high score table" in out  # the "h"
     assert out.split("your score:")[1].endswith(
-        "this game enters no high score table (a practice game)\n"
+        "this game enters no high score table (a hint was used)\n"
         "the vs_computer table of 7 x 9 is empty\n")
 
     (summary,), total = services.list_games()

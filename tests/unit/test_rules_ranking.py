@@ -13,6 +13,7 @@ from service.domain.commands import Advance, NewGame, RuleViolation, UseHint
 from service.domain.events import (
     HighScoresEntered,
     HintUsed,
+    PieceInserted,
     event_from_dict,
     event_to_json,
 )
@@ -136,6 +137,18 @@ def test_rule_E1_a_hint_asked_in_the_middle_of_the_game_counts_the_same():
     events = _finish(events + hint, apply_all(state, hint))
     assert not any(isinstance(e, HighScoresEntered) for e in events)
     assert fold(events).hinted_at == asked_at and events[asked_at] == HintUsed(1)
+
+
+def test_rule_E1_I5_a_hint_changes_no_random_outcome():
+    """hint_used draws nothing (`GameState.rng_version`): the same seed and the same
+    moves give the same pieces, and the computer the same moves, hint or not (a
+    practice game tried again after a hint is the same game)."""
+    plain = play_out(_start(difficulty="easy")[1])[0]  # each seat by the AI
+    events, state = _hinted(difficulty="easy")
+    hinted = play_out(state)[0]
+    assert [e for e in hinted if not isinstance(e, HighScoresEntered)] == [
+        e for e in plain if not isinstance(e, HighScoresEntered)]
+    assert len(hinted) > 20 and any(isinstance(e, PieceInserted) for e in hinted)
 
 
 def test_rule_E1_a_stream_that_enters_an_assisted_game_is_refused():
