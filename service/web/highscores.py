@@ -10,7 +10,7 @@ from flask import abort, render_template, request
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
 from ..domain.ranking import MAIN, TABLES
 from ..errors import GameNotFound
-from . import _services, bp
+from . import bp, page_services
 
 HIGH_SCORES_SHOWN = 100
 FIELD_SIZES = ((19, 33), (15, 25), (11, 17), (9, 13), (7, 9))  # the start form's sizes
@@ -35,7 +35,7 @@ def _table_of_game(game_id: str | None) -> tuple[str, tuple[int, int]] | None:
     if not game_id:
         return None
     try:
-        summary = _services().get_summary(game_id)
+        summary = page_services().get_summary(game_id)
     except GameNotFound:
         return None
     mode = summary.mode if summary.mode in TABLES else MAIN
@@ -52,7 +52,7 @@ def highscores() -> str:
         mode = request.args["mode"]
         if mode not in TABLES:
             abort(400, description=f"mode is one of {', '.join(TABLES)}")
-    services = _services()
+    services = page_services()
     entries = services.high_scores(HIGH_SCORES_SHOWN, height=size[0], width=size[1],
                                    mode=mode)
     sizes = list(dict.fromkeys([*FIELD_SIZES, *services.high_score_sizes(mode), size]))
