@@ -86,14 +86,19 @@ def serve(app: AppContext, host: str, port: int, workers: int, threads: int,
 
 
 def _check_settings(port: int) -> str | None:
-    """Why the logging or metrics settings cannot work, or None."""
-    from service import config, logs
+    """Why the logging, metrics or export key settings cannot work, or None. The
+    export key file is created here, at the first start (`service.export_keys`)."""
+    from service import config, export_keys, logs
+    from service.errors import BadSetting
 
     try:
         logs.log_format()
         metrics_port = config.metrics_port()
+        export_keys.known_secrets()
     except ValueError as exc:
         return str(exc)
+    except BadSetting as exc:
+        return exc.message
     if metrics_port is not None and metrics_port == port:
         return (f"SQUARES_METRICS_PORT={metrics_port} is the app's own port: metrics are "
                 "served on a port of their own")

@@ -42,6 +42,7 @@ from .results import (
     Invite,
     MoveResult,
     Problem,
+    SignatureReport,
     Waiting,
 )
 from .retention import RetentionService, Sweep
@@ -80,6 +81,7 @@ __all__ = [
     "RuleViolation",
     "ServiceError",
     "Services",
+    "SignatureReport",
     "StepOutOfRange",
     "StoredEvent",
     "Sweep",

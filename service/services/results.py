@@ -66,9 +66,24 @@ class Followed:
 
 
 @dataclass(frozen=True)
+class SignatureReport:
+    """Where a stored game comes from and the state of its signature (`verify`):
+    ``origin`` here | signed | archive (`domain.ranking`); ``state`` ``here`` (played
+    on this instance: no signature needed) or `domain.signing`'s valid | missing |
+    invalid | unknown_key, checked now with the keys this server knows; ``own``: the
+    key is this instance's."""
+
+    game_id: str
+    origin: str
+    state: str
+    key: str | None
+    own: bool
+
+
+@dataclass(frozen=True)
 class Problem:
     """Something `verify` found. ``kind``: game_not_found | no_events | seq_gap |
-    bad_event | corrupt_stream | read_model | high_scores."""
+    bad_event | corrupt_stream | read_model | high_scores | signature."""
 
     game_id: str | None
     kind: str

@@ -160,6 +160,12 @@ class GameRepository:
     def ids(self) -> set[str]:
         return set(self._conn.execute(select(_T.c.game_id)).scalars())
 
+    def imported(self) -> list[str]:
+        """Ids of the games imported (signed or archive), oldest first."""
+        query = (select(_T.c.game_id).where(_T.c.origin != HERE)
+                 .order_by(_T.c.created_at, _T.c.game_id))
+        return list(self._conn.execute(query).scalars())
+
     def with_players(self, mode: str, player_name: str, second_name: str) -> list[str]:
         """Ids of the games between these two seats (candidates for the same stream)."""
         return list(self._conn.execute(

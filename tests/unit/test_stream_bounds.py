@@ -31,6 +31,7 @@ from service.domain.names import NAME_MAX
 from service.domain.pieces import MAX_TRIES
 from service.domain.random_lines import RULES_EDITION, initial_line_count
 from service.domain.rules import PENALTY
+from service.domain.signing import sign
 from service.domain.start import start_game
 from service.errors import InvalidStream
 from service.services import streams
@@ -128,6 +129,8 @@ def test_each_kind_of_event_fits_its_size_in_the_stream_cap() -> None:
               SeedRevealed("f" * 32), HighScoresEntered((entry, entry))]
     loosely = sum(len(json.dumps(e.to_dict())) + 1 for e in ending)  # names escaped
     assert loosely <= streams.ENDING_BYTES
+    signed = streams.to_jsonl([], sign([], b"k" * 32))  # the signature line alone
+    assert len(signed.encode()) <= streams.SIGNATURE_BYTES
     assert MAX_STREAM_BYTES == streams.most_stream_bytes() > MAX_EVENTS * 200
 
 
