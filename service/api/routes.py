@@ -26,7 +26,6 @@ from .blueprint import (
 )
 from .views import (
     event_view,
-    high_score_view,
     hint_view,
     state_view,
     summary_view,
@@ -182,19 +181,3 @@ def board_text(game_id: str) -> Response:
     """The board and status as plain text."""
     state = current_services().get_state(checked_game_id(game_id))
     return Response(render(state) + "\n", mimetype="text/plain")
-
-
-@blp.route("/highscores", methods=["GET"])
-@blp.arguments(s.HighScoresQuerySchema(), location="query")
-@blp.response(200, s.HighScoreListSchema)
-@error_responses(400)
-def high_scores(query: dict[str, Any]) -> Response:
-    """One high score table, best first: the games of one mode (by default against
-    the computer, the main table) on one field size (by default the default field,
-    whose table holds RULES E2's default entries)."""
-    services = current_services()
-    entries = services.high_scores(query["limit"], height=query["height"],
-                                   width=query["width"], mode=query["mode"])
-    accuracies = services.accuracies(e.game_id for e in entries if e.game_id)
-    return jsonify(high_scores=[high_score_view(rank, e, accuracies)
-                                for rank, e in enumerate(entries, start=1)])

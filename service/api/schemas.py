@@ -6,11 +6,11 @@ import typing
 from datetime import datetime
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import Schema, fields, validate
 
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
 from ..domain.names import NAME_MAX
-from ..domain.ranking import MAIN, ORIGINS, TABLES
+from ..domain.ranking import ORIGINS, TABLES
 from ..domain.start import LEVELS, MODES
 from ..store import GameSummary
 
@@ -92,34 +92,6 @@ class ListGamesQuerySchema(Schema):
 class EventsQuerySchema(Schema):
     after = _query_int(load_default=0, validate=validate.Range(0, INT32_MAX))
     limit = _query_int(load_default=None, validate=validate.Range(1, 10_000))
-
-
-class HighScoresQuerySchema(Schema):
-    """One table per mode and field size (RULES E1, M2): the main table of the default
-    field unless told."""
-
-    limit = _query_int(load_default=10, validate=validate.Range(1, 1000))
-    height = _query_int(load_default=None, validate=validate.Range(MIN_SIZE, MAX_HEIGHT),
-                        metadata={"description": "the field's height, given with width "
-                                                 f"(default: the default field, {DEFAULT_HEIGHT})"})
-    width = _query_int(load_default=None, validate=validate.Range(MIN_SIZE, MAX_WIDTH),
-                       metadata={"description": "the field's width, given with height "
-                                                f"(default: {DEFAULT_WIDTH})"})
-    mode = fields.String(load_default=MAIN, validate=validate.OneOf(TABLES), metadata={
-        "description": "whose table: games against the computer (the main table), or "
-                       "two humans on one screen, or online"})
-
-    @validates_schema
-    def _size_given_whole(self, data: dict[str, Any], **_: Any) -> None:
-        if (data["height"] is None) != (data["width"] is None):
-            raise ValidationError("give height and width together (one table per field "
-                                  "size)", field_name="height")
-
-    @post_load
-    def _default_field(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
-        if data["height"] is None:
-            data.update(height=DEFAULT_HEIGHT, width=DEFAULT_WIDTH)
-        return data
 
 
 # -- responses ---------------------------------------------------------------
@@ -360,37 +332,6 @@ class HintSchema(Schema):
                        "the one before the hint as expected_version"})
     assisted = fields.Boolean(required=True, metadata={
         "description": "true from the first hint on: the game enters no high score table"})
-
-
-class HighScoreSchema(Schema):
-    rank = _int(required=True)
-    id = _int(required=True)
-    name = fields.String(required=True)
-    score = _int(required=True)
-    difficulty = fields.String(required=True)
-    mode = fields.String(required=True, metadata={"enum": list(TABLES),
-                                                  "description": "the table"})
-    game_id = fields.String(required=True, allow_none=True, metadata={
-        "description": "the game it came from (its replay); null for the default entries, "
-                       "entries added by hand and games deleted since"})
-    source = fields.String(required=True, metadata={
-        "enum": ["game", "original", "manual"],
-        "description": "game: played; original: RULES E2's default entries, from the "
-                       "original game (no replay); manual: added by an operator"})
-    hints_recorded = fields.Boolean(required=True, metadata={
-        "description": "false: a game played before hints were recorded (it may have "
-                       "been assisted)"})
-    created_at = fields.String(required=True)
-    height = _int(required=True, metadata={"description": "the field size; the default "
-                                                          "entries belong to the default field"})
-    width = _int(required=True)
-    accuracy = _int(required=True, allow_none=True, metadata={
-        "description": "the player's stage-1 accuracy in % (the game's review); null "
-                       "without a reviewed game"})
-
-
-class HighScoreListSchema(Schema):
-    high_scores = fields.List(fields.Nested(HighScoreSchema), required=True)
 
 
 class HealthSchema(Schema):

@@ -16,7 +16,7 @@ from ..domain.ranking import table_of
 from ..domain.rules import legal_actions
 from ..domain.state import GameState, TurnRecord
 from ..services.results import Hint
-from ..store import GameSummary, HighScore, StoredEvent
+from ..store import GameSummary, StoredEvent
 
 
 def event_data(event: Event) -> dict[str, Any]:
@@ -104,27 +104,6 @@ def summary_view(summary: GameSummary) -> dict[str, Any]:
         if isinstance(value, datetime):
             view[name] = timestamp(value)
     return view
-
-
-def high_score_view(rank: int, entry: HighScore,
-                    accuracies: dict[str, tuple[int, int]]) -> dict[str, Any]:
-    """`accuracies`: each reviewed game's accuracy per seat."""
-    accuracy = accuracies.get(entry.game_id or "")
-    return {
-        "rank": rank,
-        "id": entry.id,
-        "name": entry.name,
-        "score": entry.score,
-        "difficulty": entry.difficulty,
-        "mode": entry.ranking,
-        "game_id": entry.game_id,
-        "source": entry.source,
-        "hints_recorded": entry.hints_recorded,
-        "created_at": timestamp(entry.created_at),
-        "height": entry.height,
-        "width": entry.width,
-        "accuracy": accuracy[entry.seat - 1] if accuracy and entry.seat else None,
-    }
 
 
 def hint_view(hint: Hint) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from werkzeug.test import TestResponse
 
 from service.api import schemas as s
 from service.api.analysis import AnalysisSchema
+from service.api.highscores import HighScoreListSchema
 from squares_testing.play import until_over
 
 GAME = r"/api/games/[^/]+"
@@ -28,7 +29,7 @@ RESPONSE_SCHEMAS: list[tuple[str, re.Pattern[str], type[Schema]]] = [
     ("GET", re.compile(rf"^{GAME}/replay/[^/]+$"), s.ReplaySchema),
     ("GET", re.compile(rf"^{GAME}/hint$"), s.HintSchema),
     ("GET", re.compile(rf"^{GAME}/analysis$"), AnalysisSchema),
-    ("GET", re.compile(r"^/api/highscores$"), s.HighScoreListSchema),
+    ("GET", re.compile(r"^/api/highscores$"), HighScoreListSchema),
 ]
 
 # JSON 2xx answers that have no marshmallow schema of their own
