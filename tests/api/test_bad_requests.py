@@ -211,6 +211,21 @@ def test_bad_request_is_refused_with_the_error_shape_and_changes_nothing(
         assert response.headers["Allow"]
 
 
+def test_RULES_a_body_with_a_key_twice_is_malformed_even_when_one_value_is_playable(
+        target: Target) -> None:
+    """Issue 34: the decoder would keep the last value, so ``{"x": 1, "x": 3}`` played
+    a line the client may never have meant; now the whole body is refused, as an import
+    line with a key twice is."""
+    state = target.client.get(f"/api/games/{target.game_id}").get_json()["state"]
+    x, y = state["legal"]["lines"][0]
+    before = snapshot(target.client, target.game_id)
+    body = f'{{"x": 0, "y": {y}, "x": {x}}}'.encode()
+    assert_error(Bad(raw=body).send(target), 400, "malformed_json")
+    assert snapshot(target.client, target.game_id) == before
+    played = Bad(raw=f'{{"x": {x}, "y": {y}}}'.encode()).send(target)
+    assert played.status_code == 200  # the same line, each key once
+
+
 def test_405_names_the_allowed_methods(target: Target) -> None:
     response = target.client.put(f"/api/games/{target.game_id}/lines", json={})
     assert_error(response, 405, "method_not_allowed")

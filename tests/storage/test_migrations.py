@@ -215,7 +215,8 @@ def test_0004_fills_the_field_size_of_existing_games_and_their_high_scores(
         services.store.dispose()
 
 
-def test_0011_sorts_existing_entries_into_their_tables(empty_database_url: str) -> None:
+def test_RULES_E1_M2_0011_sorts_existing_entries_into_their_tables(
+        empty_database_url: str) -> None:
     """RULES E1, M2 for the rows of before: two-player and online entries move to their
     mode's table, an imported game (its events stamped with one time, no signature then)
     becomes an archive game whose entries are ranked nowhere, entries of games keep
