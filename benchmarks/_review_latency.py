@@ -209,14 +209,14 @@ def analyst_tally(url: str) -> tuple[int, int]:
 
 def measure_latency(args: argparse.Namespace, figures: _results.Figures,
                     failures: list[str]) -> dict[str, Any]:
-    print(f"\n== 3. Latency under load: squares serve (gunicorn, 2 workers, an analyst "
-          f"each, poll {POLL_S:g} s) on a fresh SQLite file; load.py's {args.clients} "
+    print(f"\n== 3. Latency under load: squares serve (2 app workers, the analyst "
+          f"process, poll {POLL_S:g} s) on a fresh SQLite file; load.py's {args.clients} "
           f"clients on 9 x 13 meanwhile; {args.server_games} {DEFAULT_HEIGHT} x "
           f"{DEFAULT_WIDTH} computer-vs-computer games finished by {args.drivers} "
           f"drivers; analysis polled every {POLL_ANALYSIS_S:g} s ==")
     with tempfile.TemporaryDirectory(prefix="squares-review-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'squares.db'}"
-        log = Path(tmp) / "gunicorn.log"
+        log = Path(tmp) / "server.log"
         # SQUARES_ANALYST=1 is the default; set here only so that a 0 in this shell
         # cannot turn the thing measured off.
         with running_server(url, log_path=log, env={"SQUARES_ANALYST": "1"}) as server:
@@ -224,7 +224,7 @@ def measure_latency(args: argparse.Namespace, figures: _results.Figures,
             stored, pending = analyst_tally(url)
             server_log = log.read_text(errors="replace") if log.exists() else ""
             if failures:
-                print("gunicorn log tail:\n" + server.log_tail(2000))
+                print("server log tail:\n" + server.log_tail(2000))
     analyst_errors = sum(1 for line in server_log.splitlines()
                          if "analyst step failed" in line or " not reviewed" in line)
     drivers, load, load_started, load_ended, server_cpu, machine_cpu, wall = result

@@ -82,18 +82,21 @@ def dist_ms(values: list[float]) -> dict[str, Any]:
 
 
 def workers(server: Server) -> list[int]:
-    """The processes under the master without children of their own."""
+    """The processes under the master without children of their own (squares serve:
+    the app server's workers, the streams server, the analyst)."""
     return [p for p in descendants(server.master_pid) if not child_pids(p)]
 
 
-def worker_class(server: Server) -> str:
-    for pid in [server.master_pid, *descendants(server.master_pid)]:
+def process_names(server: Server) -> str:
+    """What runs under the master, e.g. ``granian x 2, service.serve.streams_server``."""
+    names: list[str] = []
+    for pid in workers(server):
         with contextlib.suppress(OSError):
             argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-            for flag in ("\0--worker-class\0", "\0-k\0", "\0--worker-class="):
-                if flag in argv:
-                    return argv.split(flag, 1)[1].split("\0", 1)[0]
-    return "not named on the command line"
+            words = [w for w in argv.split("\0") if w]
+            names.append(words[words.index("-m") + 1] if "-m" in words else words[0])
+    counted = {name: names.count(name) for name in dict.fromkeys(names)}
+    return ", ".join(name if n == 1 else f"{name} x {n}" for name, n in counted.items())
 
 
 def start_serve(url: str, log_path: Path, timeout: float = 60.0,
@@ -112,7 +115,8 @@ def start_serve(url: str, log_path: Path, timeout: float = 60.0,
             return [*squares_command(), "serve", "--port", str(port)]
         return command.replace("{port}", str(port)).replace("{database_url}", shlex.quote(url))
 
-    server = launch(argv, log_path=log_path, env=env, timeout=timeout, database_url=url)
+    server = launch(argv, log_path=log_path, env=env, timeout=timeout, database_url=url,
+                    live=command is None)
     since = started = time.monotonic()  # every worker up: a second without a new one
     while time.monotonic() - since < 1.0 and time.monotonic() - started < timeout:
         if (now := len(workers(server))) != server.workers:
@@ -200,7 +204,7 @@ def measure(server: Server, streams: StreamProcess, args: argparse.Namespace) ->
     seen = stream_figures(streams.stop(), {gid: g.acks for gid, g in games.items()},
                           versions, {g.game_id for g in quiet})
     return {
-        "worker_class": worker_class(server), "workers": server.workers,
+        "processes": process_names(server), "workers": server.workers,
         "watchers": args.watchers, "hot_streams": hot_count, "quiet_games": len(quiet),
         "answers": seen["answers"], "open_timeout_s": args.open_timeout,
         "opened": opening["states"].get("open", 0), "held_open": seen["open"],
@@ -271,7 +275,7 @@ def show(f: dict[str, Any], postgres: bool) -> None:
         rows.append(("quiet streams with the exact count", f"{right} of {total}", "all",
                      ok(right == total)))
     width = max(len(r[0]) for r in rows)
-    print(f"\n{f['database']}; server: {f['worker_class']} workers x {f['workers']}")
+    print(f"\n{f['database']}; server: {f['processes']}")
     for name, value, target, verdict in rows:
         print(f"{name:<{width}}  {value}" + (f"   [{target}: {verdict}]" if target else ""))
 
@@ -335,9 +339,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             shown = (args.server_command or "squares serve --port {port}").replace(
                 "{port}", str(server.port))
-            print(f"{database}: `{shown}`: {worker_class(server)}"
-                  f" x {server.workers}; {args.watchers} watchers, {args.seconds:g} s", flush=True)
-            streams = StreamProcess(server.port, spectators=args.spectators,  # forks: no
+            print(f"{database}: `{shown}`: {process_names(server)}; streams on port "
+                  f"{server.live_port or server.port}; {args.watchers} watchers, "
+                  f"{args.seconds:g} s", flush=True)
+            streams = StreamProcess(server.live_port or server.port,  # forks: no
+                                    spectators=args.spectators,
                                     open_limit=args.open_concurrency,  # thread may run yet
                                     open_timeout=args.open_timeout)
             figures = {"database": database, "request_timeout_s": args.request_timeout,

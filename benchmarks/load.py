@@ -1,4 +1,4 @@
-"""Load benchmark: the real service under gunicorn, N clients each playing whole games.
+"""Load benchmark: the real service (``squares serve``), N clients each playing whole games.
 
     .venv/bin/python benchmarks/load.py                  # SQLite, 2 workers, 32 clients, 20 s
     .venv/bin/python benchmarks/load.py --postgres       # a throwaway local PostgreSQL
@@ -6,7 +6,7 @@
     .venv/bin/python benchmarks/load.py --workers 1 --profile /tmp/prof --profile-clock cpu
 
 The script migrates a fresh database (a temp SQLite file, or a database in a
-throwaway PostgreSQL cluster it starts itself), starts ``gunicorn -w 2 wsgi:app`` on
+throwaway PostgreSQL cluster it starts itself), starts ``squares serve`` as shipped (2 app workers) on
 a free 127.0.0.1 port and drives it from a second process: every client thread asks
 ``GET /api/games/{id}/hint`` for its move and plays it with ``POST .../lines`` or
 ``POST .../advance`` (``expected_version`` set, ``Authorization: Bearer <token>``),
@@ -31,16 +31,19 @@ Only 127.0.0.1 is used; every request loop is bounded in time and in count.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from service.asgi import THREADS
+from service.serve import app_server
+from service.serve.app_server import THREADS
 from squares_testing import results as _results
+from squares_testing.net import HOST
 from squares_testing.processes import Forked, machine_cpu_seconds
 from squares_testing.profiling import (
     PROFILE_CLOCK_ENV,
@@ -48,7 +51,13 @@ from squares_testing.profiling import (
     PROFILED_APP,
     print_profile,
 )
-from squares_testing.server import Server, running_server
+from squares_testing.server import (
+    PER_CLIENT_LIMITS_OFF,
+    Server,
+    migrate_database,
+    running_server,
+    serving,
+)
 from squares_testing.stats import percentile
 from squares_testing.traffic import (
     PhaseResult,
@@ -83,7 +92,7 @@ def report(play: PhaseResult, health: PhaseResult, peaks_kb: dict[int, int], *,
         return "ok" if ok else "MISSED"
 
     shown_threads = threads or f"{THREADS} (squares serve's default)"
-    print(f"\n== Squares load: {database}, gunicorn {workers} workers x {shown_threads} threads, "
+    print(f"\n== Squares load: {database}, squares serve: {workers} app workers x {shown_threads} threads, "
           f"{clients} clients, "
           f"{play.elapsed:.1f} s (machine: {os.cpu_count()} cores, shared) ==")
     print(f"games started {play.stats.games_started}, finished {play.stats.games_finished}; "
@@ -162,7 +171,7 @@ def report(play: PhaseResult, health: PhaseResult, peaks_kb: dict[int, int], *,
 
 def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="squares-load-") as tmp:
-        log = Path(tmp) / "gunicorn.log"
+        log = Path(tmp) / "server.log"
         if args.postgres:
             from squares_testing.throwaway_postgres import throwaway_postgres
 
@@ -177,15 +186,32 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_against(url: str, database: str, log: Path, args: argparse.Namespace) -> int:
-    app, env = args.app, {}
-    if args.profile is not None:
-        app, env = PROFILED_APP, {PROFILE_DIR_ENV: str(Path(args.profile).resolve()),
-                                  PROFILE_CLOCK_ENV: args.profile_clock}
     try:
-        return drive(url, database, log, args, app, env)
+        with serve(url, log, args) as server:
+            return drive(server, database, args)
     finally:
         if args.profile is not None:
             print_profile(Path(args.profile), args.profile_clock)
+
+
+@contextlib.contextmanager
+def serve(url: str, log: Path, args: argparse.Namespace) -> Iterator[Server]:
+    """``squares serve`` as shipped; with ``--profile``, its app server alone, each
+    worker under cProfile (`squares_testing.profiling`)."""
+    extra = ("--threads", str(args.threads)) if args.threads else ()
+    if args.profile is None:
+        with running_server(url, log_path=log, workers=args.workers,
+                            extra_args=extra) as server:
+            yield server
+        return
+    migrate_database(url)
+    env = {**os.environ, **PER_CLIENT_LIMITS_OFF, "DATABASE_URL": url,
+           PROFILE_DIR_ENV: str(Path(args.profile).resolve()),
+           PROFILE_CLOCK_ENV: args.profile_clock}
+    with serving(lambda port: app_server.command(HOST, port, args.workers,
+                                                 args.threads or THREADS, PROFILED_APP),
+                 log_path=log, env=env, workers=args.workers, database_url=url) as server:
+        yield server
 
 
 def measured(server: Server, fn: Callable[..., PhaseResult], /, **kwargs: Any) -> PhaseResult:
@@ -199,30 +225,25 @@ def measured(server: Server, fn: Callable[..., PhaseResult], /, **kwargs: Any) -
     return result
 
 
-def drive(url: str, database: str, log: Path, args: argparse.Namespace, app: str | None,
-          env: dict[str, str]) -> int:
-    if args.threads:
-        env = {**env, "SQUARES_THREADS": str(args.threads)}
-    with running_server(url, log_path=log, workers=args.workers, app=app,
-                        env=env) as server:
-        play = measured(server, run_clients, port=server.port, clients=args.clients,
-                        seconds=args.seconds, phase="play")
-        health = measured(server, run_clients, port=server.port, clients=args.clients,
-                          seconds=args.healthz_seconds, phase="healthz")
-        peaks = server.peak_rss_kb()
-        lost = missing_acknowledged(server.port, play.ledger)
-        figures: _results.Figures = {}
-        failures = report(play, health, peaks, database=database, clients=args.clients,
-                          workers=args.workers, threads=args.threads, lost=lost,
-                          figures=figures)
-        _results.save("load", figures, args, details={
-            "database": database, "clients": args.clients, "seconds": args.seconds,
-            "workers": args.workers, "threads": args.threads, "app": args.app,
-            "profiled": args.profile is not None})
-        if failures:
-            print("\nCORRECTNESS FAILURES:\n  " + "\n  ".join(failures))
-            print("gunicorn log tail:\n" + server.log_tail())
-            return 1
+def drive(server: Server, database: str, args: argparse.Namespace) -> int:
+    play = measured(server, run_clients, port=server.port, clients=args.clients,
+                    seconds=args.seconds, phase="play")
+    health = measured(server, run_clients, port=server.port, clients=args.clients,
+                      seconds=args.healthz_seconds, phase="healthz")
+    peaks = server.peak_rss_kb()
+    lost = missing_acknowledged(server.port, play.ledger)
+    figures: _results.Figures = {}
+    failures = report(play, health, peaks, database=database, clients=args.clients,
+                      workers=args.workers, threads=args.threads, lost=lost,
+                      figures=figures)
+    _results.save("load", figures, args, details={
+        "database": database, "clients": args.clients, "seconds": args.seconds,
+        "workers": args.workers, "threads": args.threads,
+        "profiled": args.profile is not None})
+    if failures:
+        print("\nCORRECTNESS FAILURES:\n  " + "\n  ".join(failures))
+        print("server log tail:\n" + server.log_tail())
+        return 1
     return 0
 
 
@@ -235,9 +256,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=0,
                         help="request threads per worker (default: squares serve's)")
-    parser.add_argument("--app", default=None,
-                        help="a WSGI app for plain gunicorn instead of squares serve's "
-                             "server (default: that server)")
     parser.add_argument("--postgres", action="store_true",
                         help="run on a throwaway local PostgreSQL cluster")
     parser.add_argument("--quick", "--short", dest="quick", action="store_true",

@@ -46,7 +46,7 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
     ("decide (rules)", ("/domain/rules.py", "/domain/players.py", "/domain/")),
     ("commit (sqlite3 COMMIT, fsync)", ("'commit' of 'sqlite3",)),
     ("database statements (SQLAlchemy, sqlite3)", ("sqlalchemy/", "sqlite3", "/store/")),
-    ("rate limiter (Flask-Limiter)", ("flask_limiter/", "/limits/")),
+    ("rate limiter (limits)", ("/service/limits.py", "/limits/")),
     ("headers, request id, access log, metrics", ("/service/headers.py", "access_log.py",
                                                   "request_ids.py", "/service/logs.py",
                                                   "/service/metrics.py", "prometheus_client/",

@@ -5,12 +5,17 @@
    and unequal pairings), each reviewed (`domain.review.review_game`) under
    ``time.process_time()``: median, p99, max, and the reviews that are not exact
    (a search ran out of its budget). Target: <= 1 s of CPU for every 19 x 33 game.
+   **Crafted games** (issue 37): the games that make a review work hardest (a
+   `two_players` game in which nobody ever takes a square, `squares_testing.crafted`,
+   on the largest field and smaller ones, and two greedy players on the largest),
+   each reviewed the same way: the max, and the turns left approximate by the
+   review's work budget. Target: <= 2 s of CPU for every game, crafted ones included.
 2. **One analyst's throughput on one core**: finished games stored through the
    service layer (as ``squares simulate --store`` stores them) in a fresh SQLite
    file, then one `Analyst(store).catch_up()` in this (single-threaded) process,
    timed on the wall clock and in CPU. Target: >= 60 games a minute.
-3. **Latency under load**: the shipped server (``squares serve``'s gunicorn with its
-   2 uvicorn workers, each with its background analyst) on a fresh SQLite file; the
+3. **Latency under load**: the shipped server (``squares serve``: its app server
+   with 2 workers and its analyst, a process of its own) on a fresh SQLite file; the
    load generator of ``benchmarks/load.py`` plays 9 x 13 games against it from a
    second process while driver threads here finish 19 x 33 computer-vs-computer
    games through the API (``POST /api/games``, then ``POST .../computer-turn`` with
@@ -53,14 +58,19 @@ from service.projections.analyst import Analyst
 from service.services import Services
 from service.store import migrate
 from squares_testing import results as _results
+from squares_testing.crafted import nobody_takes
 from squares_testing.play import own_level, play_out
 from squares_testing.stats import percentile
 
 TARGET_CPU_S = 1.0  # per 19 x 33 review, every game
+TARGET_CRAFTED_S = 2.0  # per review of any legal game
+# (height, width, how nobody takes: `squares_testing.crafted`), or "greedy" players
+CRAFTED = ((41, 81, "threes"), (41, 81, "safe"), (25, 51, "threes"), (19, 33, "first"),
+           (41, 81, "greedy"))
 TARGET_PER_MIN = 60.0  # one analyst, one core
 MODE = "computer_vs_computer"
 HUMAN_LIKE_EVERY = 3  # every third CPU game has a greedy seat 1 (`game_events`)
-PARTS = ("cpu", "throughput", "latency")
+PARTS = ("cpu", "crafted", "throughput", "latency")
 # Seat 1 / seat 2; game i plays pairing i mod 6.
 PAIRINGS = (("easy", "easy"), ("moderate", "moderate"), ("hard", "hard"),
             ("easy", "hard"), ("hard", "moderate"), ("moderate", "easy"))
@@ -150,6 +160,42 @@ def measure_cpu(games: int, seed: int, figures: _results.Figures) -> dict[str, A
             "value": f"{worst:.3f} s (p99 {percentile(cpu, 99):.3f}, "
                      f"median {statistics.median(cpu):.3f})",
             "goal": f"<= {TARGET_CPU_S:g} s", "ok": worst <= TARGET_CPU_S}
+
+
+def crafted_events(height: int, width: int, how: str) -> list[Event]:
+    if how == "greedy":
+        greedy = Greedy()
+        command = Setup("hard", "hard", height, width)
+        return play_out(new_game(command, 11), lambda _state: greedy)[0]
+    return nobody_takes(height, width, how)
+
+
+def measure_crafted(figures: _results.Figures) -> dict[str, Any]:
+    print("\n== 1b. Crafted games: nobody ever takes a square (two players), or two "
+          "greedy players; each review under time.process_time() ==")
+    print(f"{'game':<20}{'events':>8}{'turns':>7}{'CPU s':>8}{'approximate turns':>19}")
+    worst = 0.0
+    approximate = 0
+    for height, width, how in CRAFTED:
+        events = crafted_events(height, width, how)
+        t0 = time.process_time()
+        review = review_game(events)
+        cpu = time.process_time() - t0
+        inexact = sum(not t.exact for t in review.turns)
+        worst = max(worst, cpu)
+        approximate += inexact
+        print(f"{f'{height}x{width} {how}':<20}{len(events):>8}{len(review.turns):>7}"
+              f"{cpu:>8.3f}{inexact:>19}")
+    ok = worst <= TARGET_CRAFTED_S
+    print(f"{'crafted review CPU max':<34}{worst:.3f} s   target <= {TARGET_CRAFTED_S:g} s   "
+          f"{mark(ok)}")
+    figure = _results.figure
+    figures |= {
+        "crafted review CPU max": figure(worst, "s CPU", f"<= {TARGET_CRAFTED_S:g} s"),
+        "crafted approximate turns": figure(approximate, "turns"),
+    }
+    return {"target": "review CPU max, crafted games", "value": f"{worst:.3f} s",
+            "goal": f"<= {TARGET_CRAFTED_S:g} s", "ok": ok}
 
 
 # -- 2. one analyst's throughput ------------------------------------------------------------
@@ -248,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     if "cpu" in parts:
         rows.append(measure_cpu(args.games, args.seed, figures))
+    if "crafted" in parts:
+        rows.append(measure_crafted(figures))
     if "throughput" in parts:
         rows.append(measure_throughput(args.stored, args.seed + 100_000, figures, failures))
     if "latency" in parts:
@@ -258,6 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     _results.save("review", figures, args, details={
         "field": f"{DEFAULT_HEIGHT}x{DEFAULT_WIDTH}",
         "pairings": ["/".join(p) for p in PAIRINGS], "parts": parts,
+        "crafted": [f"{h}x{w} {how}" for h, w, how in CRAFTED],
         "games": args.games, "stored": args.stored, "server_games": args.server_games,
         "drivers": args.drivers, "clients": args.clients, "seed": args.seed,
         "database": "SQLite (synchronous="

@@ -8,7 +8,7 @@ commands manage the schema explicitly.
 
 The URL: a relative SQLite path (``sqlite:///rel.db``) is made absolute against the
 directory the command was started in (`config.absolute_sqlite_url`), so it names the same
-file for every command, also for the gunicorn workers of ``squares serve`` (which
+file for every command, also for the processes of ``squares serve`` (which
 run in another directory). The URL is checked on first use (`check_url`): a
 malformed one or an unsupported scheme is a usage error (exit 2), a SQLite path
 below a regular file exit 1, before anything touches the database.
@@ -28,7 +28,7 @@ from sqlalchemy.exc import ArgumentError
 
 from service import config
 from service.services import Services
-from service.store import migrate
+from service.store import ADMIN, migrate
 
 from .output import CliFailure, safe_url
 
@@ -40,7 +40,7 @@ URL_FORMS = "sqlite:///PATH or postgresql://USER:PASSWORD@HOST/DATABASE"
 PG_CONNECT_TIMEOUT_VAR = "PGCONNECT_TIMEOUT"
 PG_CONNECT_TIMEOUT_SECONDS = 10
 """libpq waits for an unresponsive PostgreSQL server without limit; the CLI (and the
-gunicorn workers `squares serve` starts, which inherit its environment) give up after
+processes `squares serve` starts, which inherit its environment) give up after
 this many seconds unless ``PGCONNECT_TIMEOUT`` or the URL's ``connect_timeout`` says
 otherwise."""
 
@@ -126,7 +126,7 @@ class AppContext:
     def services(self) -> Iterator[Services]:
         """The service layer on a database at the newest schema; disposed afterwards."""
         self.migrate()
-        services = Services.from_url(self.url)
+        services = Services.from_url(self.url, ADMIN)
         try:
             yield services
         finally:

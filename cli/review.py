@@ -90,6 +90,7 @@ def summary_lines(names: tuple[str, str], body: dict[str, Any]) -> list[str]:
             lines.append(f"    round {m['round']} (step {m['start_seq']}): {what} lost "
                          f"{m['lost']}; better {better}")
     if not body["exact"]:
-        lines.append("  (some positions were too large to search to the end: their best "
-                     "is the best found)")
+        approximate = sum(1 for t in body["turns"] if not t.get("exact", True))
+        lines.append(f"  ({approximate} turns approximate: their searches stopped at the "
+                     "review's work budget, so their best is the best found)")
     return lines

@@ -1,8 +1,7 @@
-"""``squares serve``: migrate, then run gunicorn (or a single-process fallback)."""
+"""``squares serve``: migrate, then run the node's processes (`service.serve`)."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 import tempfile
@@ -14,107 +13,107 @@ from .context import AppContext, pass_app
 from .output import safe_url
 
 
-def gunicorn_available() -> bool:
-    return importlib.util.find_spec("gunicorn") is not None
-
-
-ASGI_TARGET = "service.asgi:create_asgi_app()"
-WORKER_CLASS = "service.server.Worker"
-GUNICORN_HOOKS = "python:service.gunicorn_conf"
-
-
-def gunicorn_cli_flags() -> set[str]:
-    """The command-line flags this gunicorn knows."""
-    from gunicorn.config import KNOWN_SETTINGS
-
-    return {flag for setting in KNOWN_SETTINGS for flag in (setting.cli or [])}
-
-
-def gunicorn_argv(host: str, port: int, workers: int) -> list[str]:
-    """gunicorn's master with uvicorn workers (`service.server`): requests run on each
-    worker's thread pool, open live streams wait on its event loop."""
-    from service.server import GRACEFUL_TIMEOUT_S
-
-    argv = [
-        sys.executable, "-m", "gunicorn",
-        "--workers", str(workers),
-        "--worker-class", WORKER_CLASS,
-        "--bind", f"{host}:{port}",
-        "--graceful-timeout", str(GRACEFUL_TIMEOUT_S),
-        "--config", GUNICORN_HOOKS,
-    ]
-    # Newer gunicorns open a control socket at one fixed path in $HOME; two servers
-    # (or tests) would fight over it, and nothing here uses it.
-    if "--no-control-socket" in gunicorn_cli_flags():
-        argv.append("--no-control-socket")
-    return [*argv, ASGI_TARGET]
+def analyst_wanted() -> bool:
+    """``SQUARES_ANALYST``: 1 (the default) runs the analyst beside the servers, 0 not
+    (another node reviews the games)."""
+    raw = os.environ.get("SQUARES_ANALYST", "1").strip()
+    if raw not in ("0", "1"):
+        raise click.UsageError(f"SQUARES_ANALYST={raw!r}: 1 (review ended games, the "
+                               "default) or 0 (no analyst on this node)")
+    return raw == "1"
 
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535),
+              help="The app's port: pages and the API.")
+@click.option("--live-port", type=click.IntRange(1, 65535), default=None,
+              help="The live streams' port.  [default: --port + 1]")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64),
-              help="gunicorn worker processes.")
-@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 1000),
-              help="Request threads per worker (open live streams need none).")
-@click.option("--no-gunicorn", "single", is_flag=True,
-              help="Serve from this process with werkzeug instead of gunicorn.")
+              help="App server worker processes.")
+@click.option("--threads", default=4, show_default=True, type=click.IntRange(1, 256),
+              help="Request threads per app worker (open live streams need none).")
 @pass_app
-def serve(app: AppContext, host: str, port: int, workers: int, threads: int,
-          single: bool) -> None:
-    """Serve the game over HTTP (migrates the database first).
+def serve(app: AppContext, host: str, port: int, live_port: int | None, workers: int,
+          threads: int) -> None:
+    """Serve the game over HTTP (migrates the database first): the app server on
+    --port, the live streams on --live-port, and the analyst that reviews ended games.
+    Stops on SIGTERM or Ctrl-C."""
+    from service import config, logs
+    from service.serve import app_server, live_url, metrics_server, supervisor
 
-    gunicorn's master with uvicorn workers when gunicorn is installed
-    (``--no-gunicorn`` or a missing gunicorn: one uvicorn process).
-    """
-    settings_problem = _check_settings(port)
-    if settings_problem is not None:
-        raise click.UsageError(settings_problem)
+    live_port = port + 1 if live_port is None else live_port
+    problem = _check_settings(port, live_port)
+    if problem is not None:
+        raise click.UsageError(problem)
+    with_analyst = analyst_wanted()
     app.migrate()
-    # create_app() reads it, also in the gunicorn workers; absolute (see AppContext), so
-    # the workers open the file just migrated whatever directory they run in.
+    # the children read these; absolute (see AppContext), so that they open the file
+    # just migrated whatever directory they run in
     os.environ["DATABASE_URL"] = app.url
-    os.environ["SQUARES_THREADS"] = str(threads)
-    if not single and gunicorn_available():
-        _prepare_metrics_dir()
-        argv = gunicorn_argv(host, port, workers)
-        click.echo(f"serving {safe_url(app.url)} with gunicorn on http://{host}:{port}", err=True)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os.execve(sys.executable, argv, os.environ)
-    _run_single(host, port)
+    os.environ.setdefault(live_url.ENV, f":{live_port}")
+    children = [
+        supervisor.Child("app server", app_server.command(host, port, workers, threads)),
+        supervisor.Child("streams server", [
+            sys.executable, "-m", "service.serve.streams_server",
+            "--host", host, "--port", str(live_port)]),
+    ]
+    if with_analyst:
+        children.append(supervisor.Child(
+            "analyst", [sys.executable, "-m", "service.serve.analyst_process"], helper=True))
+    metrics_port = config.metrics_port()
+    _prepare_metrics_dir(metrics_port is not None)
+    if metrics_port is not None:
+        children.append(supervisor.Child(
+            "metrics server", metrics_server.command(config.metrics_host(), metrics_port),
+            helper=True))
+    logs.configure()
+    click.echo(f"serving {safe_url(app.url)}: the app on http://{host}:{port}, live "
+               f"streams on http://{host}:{live_port}", err=True)
+    try:
+        status = supervisor.Supervisor(children, os.environ).run()
+    finally:
+        _remove_own_metrics_dir()
+    sys.exit(status)
 
 
-def _check_settings(port: int) -> str | None:
-    """Why the logging, metrics or export key settings cannot work, or None. The
-    export key file is created here, at the first start (`service.export_keys`)."""
+def _check_settings(port: int, live_port: int) -> str | None:
+    """Why the ports, the logging, metrics, live or export key settings cannot work, or
+    None. The export key file is created here, at the first start (`export_keys`)."""
     from service import config, export_keys, logs
     from service.errors import BadSetting
+    from service.serve import app_server, live_url
 
     try:
         logs.log_format()
         metrics_port = config.metrics_port()
+        live_url.configured()
+        app_server.header_timeout_s()
         export_keys.known_secrets()
     except ValueError as exc:
         return str(exc)
     except BadSetting as exc:
         return exc.message
-    if metrics_port is not None and metrics_port == port:
-        return (f"SQUARES_METRICS_PORT={metrics_port} is the app's own port: metrics are "
-                "served on a port of their own")
+    if live_port == port:
+        return f"--live-port {live_port} is the app's own port: streams have a port of their own"
+    if metrics_port is not None and metrics_port in (port, live_port):
+        return (f"SQUARES_METRICS_PORT={metrics_port} is a port of the app or its streams: "
+                "metrics are served on a port of their own")
     return None
 
 
-def _prepare_metrics_dir() -> None:
-    """With metrics on, the workers write them to files in ``PROMETHEUS_MULTIPROC_DIR``
-    that the master sums (`service.gunicorn_conf`): a fresh directory of our own
-    (removed when gunicorn exits), or the one given, emptied of an earlier run's."""
-    from service import config
-    from service.gunicorn_conf import OWNED_DIR_ENV
+OWNED_DIR_ENV = "SQUARES_METRICS_DIR_OWNED"  # "1": ``squares serve`` made the directory
+
+
+def _prepare_metrics_dir(served: bool) -> None:
+    """With metrics `served`, the processes write them to files in
+    ``PROMETHEUS_MULTIPROC_DIR``, which the metrics server sums: a fresh directory of
+    our own (removed at exit), or the one given, emptied of an earlier run's files.
+    Without, each process counts in memory alone."""
     from service.metrics import MULTIPROC_DIR_ENV
 
-    if config.metrics_port() is None:
-        os.environ.pop(MULTIPROC_DIR_ENV, None)  # each worker counts in memory alone
+    if not served:
+        os.environ.pop(MULTIPROC_DIR_ENV, None)
         return
     given = os.environ.get(MULTIPROC_DIR_ENV)
     if given:
@@ -126,18 +125,11 @@ def _prepare_metrics_dir() -> None:
     os.environ[OWNED_DIR_ENV] = "1"
 
 
-def _run_single(host: str, port: int) -> None:
-    import uvicorn
+def _remove_own_metrics_dir() -> None:
+    import shutil
 
-    from service import config, logs
-    from service.server import uvicorn_settings
+    from service.metrics import MULTIPROC_DIR_ENV
 
-    click.echo(f"serving on http://{host}:{port} (single process)", err=True)
-    logs.configure()
-    metrics_port = config.metrics_port()
-    if metrics_port is not None:
-        from prometheus_client import start_http_server
-
-        start_http_server(metrics_port, config.metrics_host())
-    uvicorn.run(ASGI_TARGET.removesuffix("()"), factory=True, host=host, port=port,
-                **uvicorn_settings())
+    directory = os.environ.get(MULTIPROC_DIR_ENV)
+    if directory and os.environ.get(OWNED_DIR_ENV) == "1":
+        shutil.rmtree(directory, ignore_errors=True)

@@ -13,7 +13,7 @@ from alembic import context
 from sqlalchemy.engine import Connection
 
 from service import config as app_config
-from service.store import make_engine, metadata
+from service.store import ADMIN, make_engine, metadata
 
 cfg = context.config
 if cfg.config_file_name is not None and not cfg.attributes.get("url"):
@@ -94,7 +94,7 @@ def sqlite_foreign_keys_off(connection: Connection) -> Iterator[None]:
 
 
 def run_migrations_online() -> None:
-    engine = make_engine(_url())
+    engine = make_engine(_url(), ADMIN)
     try:
         with (engine.connect() as connection, migration_lock(connection),
               sqlite_foreign_keys_off(connection)):

@@ -8,10 +8,10 @@ from typing import Any
 from flask import Flask, jsonify
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import access_log, api, headers, lifecycle, limits, sweeper, web
+from . import api, headers, lifecycle, limits, sweeper, web
 from .api.errors import api_error
 from .config import database_url, invite_ttl_seconds, trusted_proxies
-from .projections import background
+from .http import hooks
 from .services import Services
 
 MAX_BODY_BYTES = 64 * 1024
@@ -22,8 +22,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     The schema is not created here: run ``squares db upgrade`` (``squares serve``
     does it for you) so that migrations stay the only way the schema changes.
-    What the app opens (the live hub's threads, the sweeper, the analyst, the
-    database pool) is let go by `lifecycle.close(app)`.
+    What the app opens (the sweeper's thread, the database pool) is let go by
+    `lifecycle.close(app)`. The live streams and the analyst run in processes of
+    their own (`service.serve`).
     """
     app = Flask(__name__)
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False)
@@ -62,11 +63,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     api.init_app(app)
     app.register_blueprint(web.bp)
-    limits.init_app(app)
     headers.init_app(app)
-    access_log.init_app(app)
-    for started in (sweeper.init_app(app),  # abandons stale games: a thread per process
-                    background.init_app(app)):  # the analyst reviews ended games: one too
-        if started is not None:
-            lifecycle.on_close(app, started.stop)
+    hooks.init_app(app, limits.init_app(app))
+    started = sweeper.init_app(app)  # abandons stale games: a thread per process
+    if started is not None:
+        lifecycle.on_close(app, started.stop)
     return app

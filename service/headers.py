@@ -22,7 +22,9 @@ The policy (``CONTENT_SECURITY_POLICY``):
   affected. The replay page's ``<script type="application/json">`` is a data
   block, never executed, so it needs no exception (see replay.html).
 * ``img-src 'self' data:``: the pages' ``<link rel="icon" href="data:,">``.
-* ``connect-src 'self'``: the pages' ``fetch`` calls go to ``/api`` only.
+* ``connect-src 'self'``: the pages' ``fetch`` calls go to ``/api`` only; when the
+  live streams have an origin of their own (``SQUARES_LIVE_URL``,
+  `service.serve.live_url`), that origin too, for the pages' ``EventSource``.
 * ``object-src 'none'``, ``base-uri 'none'``, ``form-action 'self'``.
 * ``frame-ancestors 'none'`` (with ``X-Frame-Options: DENY`` for browsers that
   predate it): the play page holds a game token in localStorage and acts on
@@ -38,11 +40,14 @@ only ever what their ``Content-Type`` says.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, current_app, request
+
+from .serve import live_url
 
 CSP_DIRECTIVES: dict[str, str] = {
     "default-src": "'self'",
@@ -79,12 +84,48 @@ def no_store(view: Callable[..., Response]) -> Callable[..., Response]:
     return wrapper
 
 
+def content_security_policy(live_origin: str = "") -> str:
+    """The policy, with the live streams' own origin (if any) among ``connect-src``."""
+    if not live_origin:
+        return CONTENT_SECURITY_POLICY
+    return _with_live_origin(live_origin)
+
+
+@lru_cache(maxsize=64)
+def _with_live_origin(origin: str) -> str:
+    directives = {**CSP_DIRECTIVES, "connect-src": f"'self' {origin}"}
+    return "; ".join(f"{name} {value}" for name, value in directives.items())
+
+
+def live_origin() -> str:
+    """The origin this request's pages open live streams on ("": their own)."""
+    return live_url.origin_for(current_app.config["SQUARES_LIVE_URL"], request.scheme,
+                               request.host)
+
+
 def add_security_headers(response: Response) -> Response:
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
+    if current_app.config["SQUARES_LIVE_URL"] not in ("", live_url.SAME_ORIGIN):
+        response.headers["Content-Security-Policy"] = content_security_policy(live_origin())
+    return response
+
+
+def close_after_unread_body(response: Response) -> Response:
+    """``Connection: close`` on an answer given before the request's body was read
+    whole (a 413, a refusal before the body is parsed): the server then closes the
+    connection rather than read the rest, and says so, so that the client opens a new
+    one for its next request instead of writing to a closed one."""
+    length = request.content_length
+    if not length:
+        return response
+    limit = request.max_content_length
+    if (limit is not None and length > limit) or not request.stream.is_exhausted:
+        response.headers["Connection"] = "close"
     return response
 
 
 def init_app(app: Flask) -> None:
-    """Register the hook; call once, in the app factory."""
-    app.after_request(add_security_headers)
+    """Read the live streams' setting (the hooks are `service.http.hooks`')."""
+    app.config.setdefault(live_url.ENV, os.environ.get(live_url.ENV, ""))
+    app.config[live_url.ENV] = live_url.check(str(app.config[live_url.ENV]))

@@ -1,37 +1,50 @@
-"""Rate limits per client address (Flask-Limiter) on game creation, hints and moves.
+"""Rate limits per client address on game creation, hints and moves.
 
-Each app gets its own `Limiter`, and the limits are read from the app's config, which
-defaults to the environment:
+One check a limited request, before its view: a fixed-window count by (endpoint's
+scope, address), in this process's memory or in a storage of the `limits` library
+that every process shares (`limits.strategies.FixedWindowRateLimiter`). Each app gets its own `RateLimits`, and the limits are
+read from the app's config, which defaults to the environment:
 
-- ``SQUARES_LIMIT_CREATE`` (default ``30 per minute``): ``POST /api/games``
+- ``SQUARES_LIMIT_CREATE`` (default ``30 per minute``): ``POST /api/games`` and claims
 - ``SQUARES_LIMIT_HINT`` (default ``60 per minute``): ``GET /api/games/{id}/hint``
 - ``SQUARES_LIMIT_MOVE`` (default ``300 per minute``): lines, advances and computer
   turns together
 - ``SQUARES_RATELIMIT_STORAGE_URI`` (default ``memory://``): where the counts live.
-  In memory each server process counts on its own, so with N gunicorn workers a
-  client may get up to N times a limit; ``redis://host:6379[/db]`` (the Redis client
+  In memory each server process counts on its own, so with N app server workers
+  a client may get up to N times a limit; ``redis://host:6379[/db]`` (the Redis client
   installs with the project) counts once over all workers and instances.
 - ``SQUARES_RATELIMIT_FALLBACK`` (default ``1``): while that storage does not answer,
   each process counts in memory on its own (so up to N times a limit again) and logs
-  a warning (logger ``flask-limiter``); it tries the storage again now and then (1 to
-  32 s apart, on a limited request) and counts there again once it answers. ``0``
-  lets requests through unlimited instead. Either way a dead storage never makes a
+  a warning; it asks the storage again now and then (1 to 32 s apart, on a limited
+  request) and counts there again once it answers. ``0`` lets requests through
+  unlimited instead (logged as an error). Either way a dead storage never makes a
   request fail.
 - ``SQUARES_RATELIMIT_STORAGE_TIMEOUT`` (default ``0.5`` seconds): the longest a
   request waits for Redis to connect or answer before that happens.
 - ``SQUARES_RATELIMIT_ENABLED=0`` turns the limits off (the load benchmark does).
 
-A refused request is a 429 in the API's error shape (``rate_limited``) with
-``Retry-After`` and the ``X-RateLimit-*`` headers.
+A limited answer carries ``X-RateLimit-Limit``, ``-Remaining`` and ``-Reset`` (the
+window's end, Unix time); a refused request is a 429 (``rate_limited`` under /api, the
+site's page elsewhere) with ``Retry-After``, and nothing of it runs.
 """
 
 from __future__ import annotations
 
+import logging
+import math
 import os
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
 
-from flask import Flask
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
+from flask import Flask, Response, g, request
+from limits import RateLimitItem, parse
+from limits.storage import Storage, storage_from_string
+from limits.strategies import FixedWindowRateLimiter
+from werkzeug.exceptions import TooManyRequests
+
+log = logging.getLogger(__name__)
 
 DEFAULT_LIMITS = {
     "SQUARES_LIMIT_CREATE": "30 per minute",
@@ -47,27 +60,187 @@ LIMITED_ENDPOINTS = {
     "api.advance": "SQUARES_LIMIT_MOVE",
     "api.computer_turn": "SQUARES_LIMIT_MOVE",
 }
+FIRST_RETRY_S = 1.0
+MAX_RETRY_S = 32.0
+EXTENSION = "squares_limits"
 
 
-def init_app(app: Flask) -> Limiter:
-    """Wrap the limited endpoints of `app` (call after the blueprints are registered)."""
+@dataclass(frozen=True)
+class Window:
+    limit: int
+    remaining: int
+    reset_at: float  # Unix time
+
+
+class LocalWindows:
+    """Fixed windows counted in this process's memory, as `limits`' fixed-window
+    strategy counts them (a window starts at its first request; a refused request
+    counts too), without the timer thread its memory storage starts every few
+    requests."""
+
+    PRUNE_EVERY = 1024  # new windows between sweeps of the ended ones
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._windows: dict[str, list[float]] = {}  # key -> [its end, its count]
+        self._opened = 0
+
+    def count(self, item: RateLimitItem, scope: str, client: str) -> tuple[bool, Window]:
+        key = item.key_for(scope, client)
+        now = time.time()
+        with self._lock:
+            window = self._windows.get(key)
+            if window is None or window[0] <= now:
+                window = self._windows[key] = [now + item.get_expiry(), 0]
+                self._opened += 1
+                if self._opened % self.PRUNE_EVERY == 0:
+                    self._windows = {k: w for k, w in self._windows.items() if w[0] > now}
+            window[1] += 1
+            used = int(window[1])
+            ends = window[0]
+        return used <= item.amount, Window(item.amount, max(0, item.amount - used), ends)
+
+
+class SharedWindows:
+    """Fixed windows in a `limits` storage that every process shares (Redis)."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.strategy = FixedWindowRateLimiter(storage)
+
+    def count(self, item: RateLimitItem, scope: str, client: str) -> tuple[bool, Window]:
+        allowed = self.strategy.hit(item, scope, client)
+        stats = self.strategy.get_window_stats(item, scope, client)
+        return allowed, Window(item.amount, stats.remaining, stats.reset_time)
+
+
+class Counts:
+    """Where the counts are: in this process (``memory://``), or in a shared storage
+    and, while it does not answer (and the fallback is on), in this process."""
+
+    def __init__(self, uri: str, options: dict[str, Any], fallback: bool) -> None:
+        self.memory = LocalWindows()
+        self.shared = (None if uri.startswith("memory://")
+                       else SharedWindows(storage_from_string(uri, **options)))
+        self.fallback = fallback
+        self._lock = threading.Lock()
+        self._down_since: float | None = None
+        self._next_try = 0.0
+        self._pause = FIRST_RETRY_S
+
+    def count(self, item: RateLimitItem, scope: str, client: str) -> tuple[bool, Window] | None:
+        """Count a request: (allowed, its window), or None when no storage counts it
+        (the shared one fails and the fallback is off)."""
+        shared = self._shared_answering()
+        if shared is None:
+            return self.memory.count(item, scope, client)
+        try:
+            return shared.count(item, scope, client)
+        except Exception:  # noqa: BLE001 - a dead storage never fails a request
+            return self._failed(item, scope, client)
+
+    def _shared_answering(self) -> SharedWindows | None:
+        """The shared storage unless it is down (asked again now and then)."""
+        shared = self.shared
+        if shared is None:
+            return None
+        with self._lock:
+            if self._down_since is None:
+                return shared
+            if time.monotonic() < self._next_try:
+                return None
+            self._next_try = math.inf  # one request asks again; the others count here
+        back = self._storage_answers(shared.storage)
+        with self._lock:
+            if back:
+                log.warning("the rate limit storage answers again: counting there again")
+                self._down_since, self._pause = None, FIRST_RETRY_S
+                return shared
+            self._pause = min(2 * self._pause, MAX_RETRY_S)
+            self._next_try = time.monotonic() + self._pause
+        return None
+
+    def _failed(self, item: RateLimitItem, scope: str,
+                client: str) -> tuple[bool, Window] | None:
+        if not self.fallback:
+            log.error("Failed to rate limit: the rate limit storage does not answer; "
+                      "the request goes through", exc_info=True)
+            return None
+        with self._lock:
+            if self._down_since is None:
+                log.warning("the rate limit storage does not answer: falling back to "
+                            "in-memory storage", exc_info=True)
+                self._down_since = time.monotonic()
+                self._next_try = self._down_since + self._pause
+        return self.memory.count(item, scope, client)
+
+    @staticmethod
+    def _storage_answers(storage: Storage) -> bool:
+        try:
+            return bool(storage.check())
+        except Exception:  # noqa: BLE001 - still down
+            return False
+
+
+class RateLimits:
+    """The limits of one app: which endpoint counts under which scope and limit."""
+
+    def __init__(self, counts: Counts, enabled: bool) -> None:
+        self.counts = counts
+        self.enabled = enabled
+        self.endpoints: dict[str, tuple[str, RateLimitItem]] = {}
+
+    def limit_endpoint(self, endpoint: str, spec: str, scope: str | None = None) -> None:
+        """Limit `endpoint` to `spec` (``"30 per minute"``), its count shared with the
+        other endpoints of `scope` (default: its own)."""
+        self.endpoints[endpoint] = (scope or endpoint, parse(spec))
+
+    def check(self) -> None:
+        """Count the request if its endpoint is limited (``before_request``):
+        TooManyRequests (with ``Retry-After``) when it is over its limit."""
+        limited = self.endpoints.get(request.endpoint or "")
+        if limited is None or not self.enabled:
+            return
+        scope, item = limited
+        counted = self.counts.count(item, scope, request.remote_addr or "-")
+        if counted is None:
+            return
+        allowed, window = counted
+        g.squares_rate_window = window
+        if not allowed:
+            retry_after = max(1, math.ceil(window.reset_at - time.time()))
+            raise TooManyRequests(f"at most {item} from one address",
+                                  retry_after=retry_after)
+
+    @staticmethod
+    def add_headers(response: Response) -> Response:
+        window: Window | None = g.pop("squares_rate_window", None)
+        if window is not None:
+            response.headers["X-RateLimit-Limit"] = str(window.limit)
+            response.headers["X-RateLimit-Remaining"] = str(window.remaining)
+            response.headers["X-RateLimit-Reset"] = str(math.ceil(window.reset_at))
+        return response
+
+
+def init_app(app: Flask) -> RateLimits:
+    """The app's limits on `LIMITED_ENDPOINTS` (``app.extensions["squares_limits"]``;
+    call after the blueprints are registered)."""
     for key, default in DEFAULT_LIMITS.items():
         app.config.setdefault(key, os.environ.get(key, default))
     app.config.setdefault("RATELIMIT_STORAGE_URI",
                           os.environ.get("SQUARES_RATELIMIT_STORAGE_URI", "memory://"))
     app.config.setdefault("RATELIMIT_ENABLED",
                           os.environ.get("SQUARES_RATELIMIT_ENABLED", "1") != "0")
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED",
                           os.environ.get("SQUARES_RATELIMIT_FALLBACK", "1") != "0")
-    app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # storage down, no fallback
-    if app.config["RATELIMIT_STORAGE_URI"].startswith(("redis", "valkey")):
+    uri = app.config["RATELIMIT_STORAGE_URI"]
+    options: dict[str, Any] = {}
+    if uri.startswith(("redis", "valkey")):
         timeout = float(os.environ.get("SQUARES_RATELIMIT_STORAGE_TIMEOUT", "0.5"))
-        app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {
-            "socket_connect_timeout": timeout, "socket_timeout": timeout})
-    limiter = Limiter(get_remote_address, app=app)
-    app.extensions["squares_limiter"] = limiter  # the wrapped views hold it only weakly
+        options = {"socket_connect_timeout": timeout, "socket_timeout": timeout}
+    counts = Counts(uri, options, bool(app.config["RATELIMIT_IN_MEMORY_FALLBACK_ENABLED"]))
+    limits = RateLimits(counts, bool(app.config["RATELIMIT_ENABLED"]))
     for endpoint, key in LIMITED_ENDPOINTS.items():
-        view = app.view_functions[endpoint]
-        app.view_functions[endpoint] = limiter.shared_limit(app.config[key], scope=key)(view)
-    return limiter
+        limits.limit_endpoint(endpoint, app.config[key], scope=key)
+    app.extensions[EXTENSION] = limits  # its check and headers: `service.http.hooks`
+    return limits

@@ -1,10 +1,10 @@
 """What an operator can watch: Prometheus metrics, summed over the server's processes.
 
 Every process records into prometheus_client's default registry. Under ``squares
-serve`` the workers write their values to files in ``PROMETHEUS_MULTIPROC_DIR`` (a
+serve`` the processes write their values to files in ``PROMETHEUS_MULTIPROC_DIR`` (a
 fresh directory the command makes; prometheus_client's multiprocess mode) and the
-gunicorn master serves their sum on ``SQUARES_METRICS_HOST:SQUARES_METRICS_PORT``
-(``service.gunicorn_conf``); never on the app's own port. Unset, no metrics are
+metrics server (`service.serve.metrics_server`) serves their sum on
+``SQUARES_METRICS_HOST:SQUARES_METRICS_PORT``; never on the app's own port. Unset, no metrics are
 served (each process still counts, in memory).
 
 The metrics (``deploy/grafana-dashboard.json`` reads them):
@@ -127,7 +127,7 @@ class TimedStrategy:
 
 def multiprocess_registry() -> CollectorRegistry:
     """A registry that sums the values every process wrote to the multiprocess
-    directory (what the gunicorn master serves)."""
+    directory (what the metrics server serves)."""
     registry = CollectorRegistry()
     multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     return registry

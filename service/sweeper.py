@@ -1,8 +1,8 @@
 """The retention sweep in the background: every server process abandons the games
 past their time (`Services.abandon_stale`) every few minutes.
 
-``init_app(app)`` starts one daemon thread per process (each gunicorn worker creates
-its own app), unless ``SQUARES_SWEEP_INTERVAL_S`` is 0 or the app is TESTING. The
+``init_app(app)`` starts one daemon thread per process (each app server worker
+creates its own app), unless ``SQUARES_SWEEP_INTERVAL_S`` is 0 or the app is TESTING. The
 first sweep comes after a random part of the interval and each later one after the
 interval ±25 %, so that workers and instances do not sweep in step; when they do,
 the version check on each append lets one of them write each abandonment. Games are

@@ -16,11 +16,11 @@ Modules, one job each:
 
 - `net`: the loopback address, free ports, a plain HTTP status probe;
 - `processes`: /proc readings (children, RSS, CPU), process groups, SIGTERM;
-- `server`: the real service under gunicorn (`Server`, `start_server`,
-  `running_server`) and `squares serve` processes, with the one health wait;
+- `server`: the real service as ``squares serve`` runs it (`Server`, `start_server`,
+  `running_server`) and other server processes, with the one health wait;
 - `inprocess`: the in-thread ASGI server (`asgi_server`), as ``squares serve`` runs
   the app, with the app's objects at hand;
-- `profiling`: gunicorn workers under cProfile and their summed profile;
+- `profiling`: app server workers under cProfile and their summed profile;
 - `client`: `ApiClient`, the keep-alive JSON client of the loopback server;
 - `traffic`: many clients playing whole games through the API, what they saw, what
   was acknowledged and whether the store kept it;

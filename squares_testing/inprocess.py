@@ -1,45 +1,70 @@
-"""The real ASGI server (uvicorn, with ``squares serve``'s settings) on a loopback port
-in a thread of this process, for tests and benchmarks that need real HTTP and the
-app's objects at hand (the live feed's tests, the browser tests, benchmarks/api.py)."""
+"""The service's servers on loopback ports in threads of this process, for tests and
+benchmarks that need real HTTP and the app's objects at hand (the live feed's tests,
+some browser tests): `streams_server` (the streams app under uvicorn, as ``squares
+serve`` runs it) and `app_server` (the Flask app under werkzeug's threaded server:
+``squares serve`` runs it under granian, which only runs in processes of its own).
+"""
 
 from __future__ import annotations
 
 import contextlib
-import socket
 import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
+from werkzeug.serving import make_server
+
 from squares_testing.net import HOST
 
 
 @contextlib.contextmanager
-def asgi_server(app: Any, host: str = HOST) -> Iterator[int]:
-    """Serve the Flask `app` as ``squares serve`` does, in one process: uvicorn with its
-    settings (`service.server.uvicorn_settings`) in a thread of this process, so that
-    the app's objects stay at hand; yield the port."""
+def streams_server(services: Any, config: dict[str, Any] | None = None,
+                   host: str = HOST) -> Iterator[Any]:
+    """The streams app on `services` (its live settings from `config`, else the
+    environment) under uvicorn with ``squares serve``'s settings, in a thread; yields
+    the app (`port` set on it: where it listens)."""
+    import socket
+
     import uvicorn
 
-    from service.asgi import SquaresAsgi
-    from service.server import uvicorn_settings
+    from service.live.streams import streams_app
+    from service.serve.streams_server import uvicorn_settings
 
+    app = streams_app(services, config)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, 0))
-    config = uvicorn.Config(SquaresAsgi(app), log_level="warning", **uvicorn_settings())
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_settings()))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
-                              name="in-process-asgi-server", daemon=True)
+                              name="in-process-streams-server", daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the in-process server did not start")
+            raise RuntimeError("the in-process streams server did not start")
         time.sleep(0.01)
+    app.port = int(sock.getsockname()[1])
     try:
-        yield int(sock.getsockname()[1])
+        yield app
     finally:
+        app.hub.drain()  # as SIGTERM does under squares serve: the streams end at once
         server.should_exit = True
         thread.join(timeout=15)
         sock.close()
+
+
+@contextlib.contextmanager
+def app_server(app: Any, host: str = HOST) -> Iterator[int]:
+    """The Flask `app` over real HTTP (werkzeug's threaded server) in a thread; yields
+    the port."""
+    server = make_server(host, 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="in-process-app-server",
+                              daemon=True)
+    thread.start()
+    try:
+        yield int(server.server_port)
+    finally:
+        server.shutdown()
+        thread.join(timeout=15)
+        server.server_close()

@@ -2,7 +2,8 @@
 
 `running_nginx(upstreams)` fills the file's placeholders (``@LISTEN@`` with
 127.0.0.1:<free port>, ``@UPSTREAM_1@``, ``@UPSTREAM_2@``, ... with the servers'
-``host:port``; nothing else is changed), writes it into a fresh prefix directory
+``host:port``, ``@LIVE_UPSTREAM_1@``, ... with their live streams' (the next port);
+nothing else is changed), writes it into a fresh prefix directory
 and runs ``nginx -p <prefix> -c <prefix>/nginx.conf -g 'daemon off;'`` in its own
 process group, as the file's header shows: pid, logs and temp files stay under the
 prefix, nothing under /etc or /var is touched, as root (workers as ``www-data``, the
@@ -46,17 +47,26 @@ def nginx_binary() -> str | None:
     return DEBIAN_NGINX if os.access(DEBIAN_NGINX, os.X_OK) else None
 
 
+def live_address(address: str) -> str:
+    """The live streams of the ``squares serve`` at `address` (``host:port``): its
+    default ``--live-port``, the next port."""
+    host, _, port = address.rpartition(":")
+    return f"{host}:{int(port) + 1}"
+
+
 def render_config(listen: str, upstreams: Sequence[str], template: str | None = None) -> str:
     """deploy/nginx.conf with its placeholders filled: ``@LISTEN@`` = `listen`,
-    ``@UPSTREAM_n@`` = ``upstreams[n - 1]``. The file must have exactly as many
-    upstream placeholders as `upstreams` has entries."""
+    ``@UPSTREAM_n@`` = ``upstreams[n - 1]`` (an instance's app) and
+    ``@LIVE_UPSTREAM_n@`` = its live streams (`live_address`). The file must have
+    exactly as many upstream placeholders as `upstreams` has entries."""
     text = CONFIG.read_text() if template is None else template
     text = text.replace("@LISTEN@", listen)
     for number, address in enumerate(upstreams, start=1):
-        name = f"@UPSTREAM_{number}@"
-        if name not in text:
-            raise ValueError(f"{CONFIG} has no {name} (add a `server` line for it)")
-        text = text.replace(name, address)
+        for name, value in ((f"@UPSTREAM_{number}@", address),
+                            (f"@LIVE_UPSTREAM_{number}@", live_address(address))):
+            if name not in text:
+                raise ValueError(f"{CONFIG} has no {name} (add a `server` line for it)")
+            text = text.replace(name, value)
     left = sorted(set(PLACEHOLDER.findall(text)))
     if left:
         raise ValueError(f"placeholders left unfilled in {CONFIG}: {', '.join(left)}")

@@ -1,9 +1,10 @@
-"""gunicorn workers under cProfile (``benchmarks/load.py --profile DIR``), and the
+"""App server workers under cProfile (``benchmarks/load.py --profile DIR``), and the
 summed profile they leave behind.
 
-`start_server(..., app=PROFILED_APP, env={PROFILE_DIR_ENV: DIR})` runs plain gunicorn
-on `profiled_app`; each worker writes ``DIR/worker-<pid>.prof`` when it exits (a
-graceful stop), and `print_profile(DIR)` prints their sum.
+``benchmarks/load.py`` runs the app server (`service.serve.app_server.command`) with
+``--factory PROFILED_APP`` and ``PROFILE_DIR_ENV=DIR``; each worker writes
+``DIR/worker-<pid>.prof`` when it exits (a graceful stop), and `print_profile(DIR)`
+prints their sum.
 """
 
 from __future__ import annotations
@@ -16,12 +17,11 @@ from typing import Any
 
 PROFILE_DIR_ENV = "SQUARES_PROFILE_DIR"
 PROFILE_CLOCK_ENV = "SQUARES_PROFILE_CLOCK"  # "wall" (default) or "cpu"
-PROFILED_APP = "squares_testing.profiling:profiled_app()"
+PROFILED_APP = "squares_testing.profiling:profiled_app"
 
 
 def profiled_app() -> Any:
-    """The WSGI app (``wsgi:app``) under cProfile, for ``gunicorn
-    'squares_testing.profiling:profiled_app()'``.
+    """The app server's WSGI app under cProfile (granian's ``--factory`` target).
 
     Each worker profiles only its request handling and writes
     ``$SQUARES_PROFILE_DIR/worker-<pid>.prof`` when it exits (a graceful stop).
@@ -31,9 +31,9 @@ def profiled_app() -> Any:
     import atexit
     import cProfile
 
-    from service.app import create_app
+    from service.serve.app_server import create
 
-    app = create_app()  # what wsgi.py serves
+    app = create()  # what squares serve's app server runs
     out_dir = Path(os.environ[PROFILE_DIR_ENV])
     if os.environ.get(PROFILE_CLOCK_ENV, "wall") == "cpu":
         profiler = cProfile.Profile(time.process_time)

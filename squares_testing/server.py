@@ -1,12 +1,12 @@
-"""The real service in processes of its own on a loopback port, for benchmarks and tests.
+"""The real service in processes of its own on loopback ports, for benchmarks and tests.
 
 `running_server(url)` migrates the database at `url` (Alembic upgrade head), starts
-the server as ``squares serve`` does (gunicorn with its uvicorn workers, 2 of them,
-on 127.0.0.1:<free port>) in its own process group with ``DATABASE_URL=url``, waits
-for ``GET /healthz`` and yields a `Server`. At exit the whole process group is
-stopped (SIGTERM, then SIGKILL), also after a failure or after a test has already
-killed the master with ``kill -9``. `start_server` is the same without the
-migration and the ``with``.
+``squares serve`` as shipped (the app server with its 2 workers on 127.0.0.1:<free
+port>, the streams server on the next port, the analyst) in its own process group
+with ``DATABASE_URL=url``, waits for ``GET /healthz`` on both ports and yields a
+`Server`. At exit the whole process group is stopped (SIGTERM, then SIGKILL), also
+after a failure or after a test has already killed ``squares serve`` with ``kill -9``.
+`start_server` is the same without the migration and the ``with``.
 
 `launch` (and `serving`, its ``with``) runs any command line that serves on a port it
 is given (``squares serve --port N``, the installed wheel's ``squares``, a shell line
@@ -33,29 +33,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from squares_testing.net import HOST, free_port, http_get_status
-from squares_testing.processes import child_pids, cpu_seconds, group_alive, status_kb
+from squares_testing.net import HOST, free_port, free_port_pair, http_get_status
+from squares_testing.processes import (
+    child_pids,
+    cpu_seconds,
+    descendants,
+    group_alive,
+    status_kb,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 VENV_BIN = REPO / ".venv" / "bin"
-
-
-def gunicorn_command() -> list[str]:
-    exe = VENV_BIN / "gunicorn"
-    if exe.exists():
-        return [str(exe)]
-    return [sys.executable, "-m", "gunicorn"]
-
-
-def gunicorn_options() -> list[str]:
-    """No shared control socket (gunicorn 27 puts one in ~/.gunicorn by default)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        major = int(version("gunicorn").split(".")[0])
-    except (PackageNotFoundError, ValueError):
-        return []
-    return ["--no-control-socket"] if major >= 27 else []
+APP_SERVER = "service.serve.app_server"  # in the app server's command line
 
 
 def squares_command() -> list[str]:
@@ -83,10 +72,17 @@ def wait_for_health(port: int, proc: subprocess.Popen[bytes], timeout: float = 6
     raise RuntimeError(f"the server did not answer /healthz in {timeout:g} s:\n{log()}")
 
 
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
 @dataclass
 class Server:
-    """A running server (gunicorn's master, or any process serving the app): its
-    process, port, database and log file (and stderr's, when apart)."""
+    """A running server (``squares serve``, or any process serving the app): its
+    process, ports, database and log file (and stderr's, when apart)."""
 
     proc: subprocess.Popen[bytes]
     port: int
@@ -95,20 +91,41 @@ class Server:
     workers: int
     killed: list[int] = field(default_factory=list)
     err_path: Path | None = None
+    live_port: int | None = None  # the streams server's (``squares serve``: port + 1)
 
     @property
     def base_url(self) -> str:
         return f"http://{HOST}:{self.port}"
 
     @property
+    def live_url(self) -> str:
+        """Where the live streams are served (the app's own port for other servers)."""
+        return f"http://{HOST}:{self.live_port or self.port}"
+
+    @property
     def master_pid(self) -> int:
         return self.proc.pid
 
+    def processes(self) -> list[int]:
+        """Every live process of the server."""
+        return [self.master_pid, *descendants(self.master_pid)]
+
+    def app_server_pid(self) -> int | None:
+        """The app server's own process (granian's, which runs the workers), or None
+        when the server is not ``squares serve``."""
+        for pid in child_pids(self.master_pid):
+            if APP_SERVER in _cmdline(pid):
+                return pid
+        return None
+
     def worker_pids(self) -> list[int]:
-        return child_pids(self.master_pid)
+        """The processes that answer the app's requests: the app server's workers
+        (a plain server's children)."""
+        app_server = self.app_server_pid()
+        return child_pids(self.master_pid if app_server is None else app_server)
 
     def wait_workers(self, count: int | None = None, timeout: float = 30.0) -> list[int]:
-        """Wait until the master has `count` (default: all) workers; return their pids."""
+        """Wait until the app server has `count` (default: all) workers; their pids."""
         want = self.workers if count is None else count
         deadline = time.monotonic() + timeout
         while True:
@@ -116,15 +133,17 @@ class Server:
             if len(pids) >= want:
                 return pids
             if time.monotonic() > deadline or self.proc.poll() is not None:
-                raise RuntimeError(f"gunicorn has {len(pids)} workers, not {want}:\n"
+                raise RuntimeError(f"the app server has {len(pids)} workers, not {want}:\n"
                                    + self.log_tail())
             time.sleep(0.05)
 
     def wait_healthy(self, timeout: float = 60.0) -> None:
         wait_for_health(self.port, self.proc, timeout, self.log_tail)
+        if self.live_port is not None:
+            wait_for_health(self.live_port, self.proc, timeout, self.log_tail)
 
     def peak_rss_kb(self) -> dict[int, int]:
-        """VmHWM (peak resident set, kB) of every live worker."""
+        """VmHWM (peak resident set, kB) of every live app worker."""
         peaks = {}
         for pid in self.worker_pids():
             value = status_kb(pid, "VmHWM")
@@ -133,8 +152,8 @@ class Server:
         return peaks
 
     def cpu_seconds(self) -> float:
-        """User + system CPU time used so far by the master and its live workers."""
-        return sum(cpu_seconds(pid) for pid in [self.master_pid, *self.worker_pids()])
+        """User + system CPU time used so far by every live process of the server."""
+        return sum(cpu_seconds(pid) for pid in self.processes())
 
     def kill9(self, pid: int) -> None:
         with contextlib.suppress(ProcessLookupError):
@@ -146,22 +165,23 @@ class Server:
         self.proc.wait(timeout=30)
 
     def kill9_all(self) -> None:
-        """kill -9 the master and every process left in its group (a machine crash)."""
+        """kill -9 every process of the server's group (a machine crash)."""
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.master_pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=30)
 
     def stop(self, grace: float = 15.0) -> None:
-        """SIGTERM the process group, SIGKILL after `grace` seconds; idempotent."""
+        """SIGTERM the server's own process (it stops its children), SIGKILL to the
+        whole process group after `grace` seconds; idempotent."""
         pgid = self.master_pid
         if self.proc.poll() is not None and not group_alive(pgid):
             return  # already gone (and its group id must not be signalled again)
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(pgid, signal.SIGTERM)
+            os.kill(pgid, signal.SIGTERM)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=grace)
-        # orphaned workers (the master was killed) or a master that did not stop
+        # orphaned children (the master was killed) or a master that did not stop
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pgid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -182,14 +202,15 @@ class Server:
 def launch(command: Callable[[int], Sequence[str] | str], *, log_path: Path,
            env: Mapping[str, str] | None = None, cwd: Path = REPO, port: int | None = None,
            timeout: float = 60.0, workers: int = 0, database_url: str = "",
-           err_path: Path | None = None) -> Server:
+           err_path: Path | None = None, live: bool = False) -> Server:
     """Run `command(port)` (a shell command line when it is a string) in its own process
     group, output to `log_path` (stderr to `err_path` when given); wait for /healthz
-    and, with `workers`, for that many child processes. On a free port unless `port`
-    is given: up to 3 of them when one is taken meanwhile."""
+    (with `live`, on port + 1 too: ``squares serve``'s streams) and, with `workers`,
+    for that many app workers. On a free port unless `port` is given: up to 3 of them
+    when one is taken meanwhile."""
     last_error: Exception | None = None
     for _attempt in range(1 if port is not None else 3):
-        port_now = free_port() if port is None else port
+        port_now = port if port is not None else (free_port_pair() if live else free_port())
         argv = command(port_now)
         with log_path.open("ab") as log, contextlib.ExitStack() as stack:
             err = log if err_path is None else stack.enter_context(err_path.open("ab"))
@@ -197,7 +218,8 @@ def launch(command: Callable[[int], Sequence[str] | str], *, log_path: Path,
                                     env=None if env is None else dict(env),
                                     stdin=subprocess.DEVNULL, stdout=log, stderr=err,
                                     start_new_session=True)
-        server = Server(proc, port_now, database_url, log_path, workers, err_path=err_path)
+        server = Server(proc, port_now, database_url, log_path, workers, err_path=err_path,
+                        live_port=port_now + 1 if live else None)
         try:
             server.wait_healthy(timeout)
             if workers:
@@ -229,18 +251,10 @@ def migrate_database(url: str) -> None:
     migrate(url)
 
 
-def server_command(port: int, workers: int, app: str | None,
-                   extra_args: tuple[str, ...], log_path: Path) -> list[str]:
-    """``squares serve``'s own gunicorn command line (its worker class, its ASGI app),
-    or, given a WSGI `app`, plain gunicorn on it (the profiler's)."""
-    logging = ["--timeout", "120", "--error-logfile", str(log_path)]
-    if app is None:
-        from cli.serve import gunicorn_argv
-
-        argv = gunicorn_argv(HOST, port, workers)
-        return [*argv[:-1], *logging, *extra_args, argv[-1]]
-    return [*gunicorn_command(), "--workers", str(workers), "--bind", f"{HOST}:{port}",
-            "--graceful-timeout", "5", *logging, *gunicorn_options(), *extra_args, app]
+def serve_command(port: int, workers: int, extra_args: Sequence[str] = ()) -> list[str]:
+    """``squares serve`` on `port` (its streams on port + 1) with `workers` app workers."""
+    return [*squares_command(), "serve", "--host", HOST, "--port", str(port),
+            "--workers", str(workers), *extra_args]
 
 
 # Many clients share one address here: no per-address limits unless asked for.
@@ -248,32 +262,30 @@ PER_CLIENT_LIMITS_OFF = {"SQUARES_RATELIMIT_ENABLED": "0", "SQUARES_ACTIVE_GAMES
 
 
 def start_server(database_url: str, *, log_path: Path, workers: int = 2,
-                 app: str | None = None, extra_args: tuple[str, ...] = (),
-                 env: dict[str, str] | None = None, timeout: float = 60.0,
-                 port: int | None = None, limits_off: bool = True) -> Server:
-    """Start the server on `port` (default: a free one) on 127.0.0.1 as ``squares
-    serve`` runs it (or a WSGI `app` under plain gunicorn); wait for /healthz and its
-    workers. `limits_off`: without the per-address limits (`PER_CLIENT_LIMITS_OFF`).
+                 extra_args: Sequence[str] = (), env: dict[str, str] | None = None,
+                 timeout: float = 60.0, port: int | None = None,
+                 limits_off: bool = True) -> Server:
+    """Start ``squares serve`` on `port` (default: a free one, its streams on the next)
+    on 127.0.0.1; wait for /healthz on both and for its app workers. `limits_off`:
+    without the per-address limits (`PER_CLIENT_LIMITS_OFF`).
 
     No migrations here (see `running_server`).
     """
     full_env = {**os.environ, **(PER_CLIENT_LIMITS_OFF if limits_off else {}),
                 **(env or {}), "DATABASE_URL": database_url}
-    full_env.pop("WEB_CONCURRENCY", None)
-    return launch(lambda p: server_command(p, workers, app, extra_args, log_path),
-                  log_path=log_path, env=full_env, port=port, timeout=timeout,
-                  workers=workers, database_url=database_url)
+    return launch(lambda p: serve_command(p, workers, extra_args), log_path=log_path,
+                  env=full_env, port=port, timeout=timeout, workers=workers,
+                  database_url=database_url, live=True)
 
 
 @contextlib.contextmanager
 def running_server(database_url: str, *, log_path: Path, migrate: bool = True,
-                   workers: int = 2, app: str | None = None,
-                   extra_args: tuple[str, ...] = (),
+                   workers: int = 2, extra_args: Sequence[str] = (),
                    env: dict[str, str] | None = None) -> Iterator[Server]:
-    """Migrate `database_url`, run the server on it; always stopped at exit."""
+    """Migrate `database_url`, run ``squares serve`` on it; always stopped at exit."""
     if migrate:
         migrate_database(database_url)
-    server = start_server(database_url, log_path=log_path, workers=workers, app=app,
+    server = start_server(database_url, log_path=log_path, workers=workers,
                           extra_args=extra_args, env=env)
     try:
         yield server

@@ -172,7 +172,7 @@ class PhaseResult:
     ledger: Ledger
     elapsed: float
     client_cpu: float = 0.0  # CPU seconds the client process used
-    server_cpu: float = 0.0  # CPU seconds the gunicorn processes used (set by the caller)
+    server_cpu: float = 0.0  # CPU seconds the server processes used (set by the caller)
     machine_cpu: float = 0.0  # CPU seconds every process on the machine used (the caller)
     wall: float = 0.0  # seconds the caller measured around the phase (>= elapsed)
 

@@ -144,9 +144,10 @@ def make_app(url: str) -> Flask:
 
 
 def close_app(app: Flask) -> None:
-    """Stop the app's live-feed threads and dispose of its database engine."""
-    app.extensions["squares_live"].close()
-    services_of(app).store.dispose()
+    """Let go of what the app opened (its threads, its database engine)."""
+    from service import lifecycle
+
+    lifecycle.close(app)
 
 
 def services_of(app: Flask) -> Services:

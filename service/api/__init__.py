@@ -77,4 +77,3 @@ def init_app(app: Flask) -> None:
     app.extensions["squares_api"] = api
     app.register_blueprint(docs)
     errors.register(app)
-    feed.init_app(app)

@@ -41,7 +41,9 @@ class Stage2ReviewSchema(Schema):
     least_gives = _int(required=True, metadata={"description": "the least any line gave"})
     better = fields.List(_int(), required=True, metadata={
         "description": "[x, y] of a line that gives `least_gives`"})
-    exact = fields.Boolean(required=True)
+    exact = fields.Boolean(required=True, metadata={
+        "description": "false where a search ran out of its budget: `least_gives` is "
+                       "then the least found"})
 
 
 class PiecesReviewSchema(Schema):
@@ -61,6 +63,9 @@ class TurnReviewSchema(Schema):
     stage2 = fields.Nested(Stage2ReviewSchema, required=True, allow_none=True)
     pieces = fields.Nested(PiecesReviewSchema, required=True, allow_none=True)
     lost = _int(required=True, metadata={"description": "stage-1 and stage-2 points lost"})
+    exact = fields.Boolean(required=True, metadata={
+        "description": "false: the turn is approximate (a search stopped at the review's "
+                       "work budget, so its figures are the best found)"})
 
 
 class MistakeSchema(Schema):
@@ -95,7 +100,7 @@ class AnalysisSchema(Schema):
     game_id = fields.String(required=True)
     message = fields.String()
     algorithm = _int()
-    exact = fields.Boolean()
+    exact = fields.Boolean(metadata={"description": "false: some turns are approximate"})
     reviewed_at = fields.String()
     turns = fields.List(fields.Nested(TurnReviewSchema))
     seats = fields.List(fields.Nested(SeatReviewSchema))

@@ -9,7 +9,6 @@ The endpoints live in `routes` (games, moves, replays, high scores), `online`
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from flask import current_app, request
@@ -20,6 +19,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from ..errors import GameNotFound, ServiceError
 from ..services import Services
+from .paths import GAME_ID
 from .schemas import ErrorSchema
 from .statuses import HTTP_ERRORS, SERVICE_ERRORS, codes
 
@@ -73,6 +73,15 @@ blp = ApiBlueprint("api", __name__, url_prefix="/api",
 
 
 @blp.before_request
+def check_body() -> None:
+    """The checks of every request body of the API (`refuse_oversized_streams`,
+    `refuse_bodies_that_are_not_json`), in one hook."""
+    if request.method in ("GET", "HEAD", "OPTIONS") and not request.content_length:
+        return
+    refuse_oversized_streams()
+    refuse_bodies_that_are_not_json()
+
+
 def refuse_oversized_streams() -> None:
     """413 for a body without ``Content-Length`` (chunked) that runs past the limit.
 
@@ -90,7 +99,6 @@ def refuse_oversized_streams() -> None:
         raise RequestEntityTooLarge()
 
 
-@blp.before_request
 def refuse_bodies_that_are_not_json() -> None:
     """415 for a write whose body is not JSON: form-encoded, ``text/plain`` or no
     Content-Type at all. Every write takes a JSON body or none; a body the parser
@@ -102,7 +110,6 @@ def refuse_bodies_that_are_not_json() -> None:
                                    "application/json), or empty")
 
 
-GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 TOKEN_DOC = {"security": [{"bearerAuth": []}]}
 
 

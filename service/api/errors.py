@@ -17,7 +17,7 @@ import logging
 import sqlite3
 from typing import Any
 
-from flask import Flask, Response, g, jsonify, request
+from flask import Flask, Response, jsonify, request
 from marshmallow import ValidationError
 from sqlalchemy import exc as sa_exc
 from werkzeug.exceptions import (
@@ -30,8 +30,16 @@ from werkzeug.exceptions import (
 from .. import metrics
 from ..domain.commands import RuleViolation
 from ..errors import ServiceError
+from ..store import WriteLockTimeout
 from ..web.errors import error_page
-from .statuses import HTTP_CODES, http_error, rule_status, service_error
+from .statuses import (
+    HTTP_CODES,
+    OUTAGE_RETRY_AFTER_S,
+    UNAVAILABLE_MESSAGE,
+    http_error,
+    rule_status,
+    service_error,
+)
 
 try:
     import psycopg
@@ -40,8 +48,6 @@ except ImportError:  # pragma: no cover - SQLite-only installs
 
 log = logging.getLogger(__name__)
 
-RETRY_AFTER_S = 2  # a constant: clients back off a little, then try again
-UNAVAILABLE_MESSAGE = "the database is not available; try again shortly"
 
 
 def error_response(status: int, code: str, message: str,
@@ -100,6 +106,9 @@ def _on_http_exception(error: HTTPException) -> Response | HTTPException:
     response = error_response(status, code, message)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         response.headers["Allow"] = ", ".join(error.valid_methods)  # required on a 405
+    retry_after = getattr(error, "retry_after", None)
+    if isinstance(retry_after, int):  # a 429 (`service.limits`), a 503
+        response.headers["Retry-After"] = str(retry_after)
     return response
 
 
@@ -135,8 +144,9 @@ def database_outage(error: BaseException) -> bool:
 
 
 def _is_outage(error: BaseException) -> bool:
-    if isinstance(error, (sa_exc.DisconnectionError, sa_exc.TimeoutError)):
-        return True  # a dead connection SQLAlchemy gave up on; the pool's checkout timeout
+    if isinstance(error, (sa_exc.DisconnectionError, sa_exc.TimeoutError, WriteLockTimeout)):
+        return True  # a dead connection SQLAlchemy gave up on; the pool's checkout
+        # timeout; SQLite's write lock not had in time
     if isinstance(error, sa_exc.DBAPIError):
         if error.connection_invalidated:
             return True  # SQLAlchemy recognised a disconnect
@@ -167,22 +177,11 @@ def _on_outage(error: Exception) -> Response | HTTPException:
     metrics.database_error("outage")
     log.error("the database is not available on %s %s", request.method, request.path,
               exc_info=error)
-    g.squares_retry_after = RETRY_AFTER_S  # see _keep_retry_after
     if not _wants_json():
-        return error_page(ServiceUnavailable(UNAVAILABLE_MESSAGE, retry_after=RETRY_AFTER_S))
+        return error_page(ServiceUnavailable(UNAVAILABLE_MESSAGE,
+                                             retry_after=OUTAGE_RETRY_AFTER_S))
     response = api_error("unavailable", UNAVAILABLE_MESSAGE)
-    response.headers["Retry-After"] = str(RETRY_AFTER_S)
-    return response
-
-
-def _keep_retry_after(response: Response) -> Response:
-    """Flask-Limiter's ``after_request`` sets ``Retry-After`` on every answer of a
-    limited endpoint to when the client's window resets (up to a minute), also on a
-    503; registered before it (`register`), this one runs after it and puts back the
-    outage's own."""
-    seconds = g.pop("squares_retry_after", None)
-    if seconds is not None:
-        response.headers["Retry-After"] = str(seconds)
+    response.headers["Retry-After"] = str(OUTAGE_RETRY_AFTER_S)
     return response
 
 
@@ -203,4 +202,3 @@ def register(app: Flask) -> None:
     app.register_error_handler(RuleViolation, _on_rule_violation)
     app.register_error_handler(HTTPException, _on_http_exception)
     app.register_error_handler(Exception, _on_unexpected)
-    app.after_request(_keep_retry_after)  # before limits.init_app: it runs after its hook

@@ -13,9 +13,8 @@ from ..domain.names import NAME_MAX
 from ..domain.ranking import ORIGINS, TABLES
 from ..domain.start import LEVELS, MODES
 from ..store import GameSummary
+from .paths import INT32_MAX
 
-# Numbers the database stores as 32-bit integers; larger ones are refused up front.
-INT32_MAX = 2**31 - 1
 SEED_MAX = 2**63 - 1
 NO_CONTROL_CHARACTERS = validate.Regexp(r"^[^\x00-\x1f\x7f]*$",
                                         error="must not contain control characters")

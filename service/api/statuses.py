@@ -84,6 +84,11 @@ HTTP_ERRORS: dict[str, ErrorKind] = {kind.code: kind for kind in (
     ErrorKind("not_ready", 503, "the database or its schema is not ready"),
 )}
 
+# A database outage's answer (503 ``unavailable``): its message, and how long clients
+# back off (a constant: a little, then they try again).
+UNAVAILABLE_MESSAGE = "the database is not available; try again shortly"
+OUTAGE_RETRY_AFTER_S = 2
+
 # The code of a plain HTTP error (werkzeug's, e.g. an unknown route) by its status.
 HTTP_CODES = {kind.status: kind.code for kind in HTTP_ERRORS.values()
               if kind.code in ("bad_request", "not_found", "method_not_allowed",

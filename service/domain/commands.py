@@ -40,6 +40,9 @@ class NewGame:
     ranked: bool = False  # a secret seed, and the human scores enter the high scores
     hints: bool | None = None  # None: on, except in an online game
     rules_edition: int = RULES_EDITION  # older ones only to re-create stored games
+    # False only to re-create a game from before seed commitments (game_created v1):
+    # ranked with its seed public, and the creator's seat first in every mode
+    committed: bool = True
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,13 @@ class GameCreated(Event):
     initial_lines: tuple[Point, ...]  # the random inner lines (walls are implied)
     rules_edition: int = RULES_EDITION  # how many random lines (`random_lines`)
 
+    @property
+    def before_commitments(self) -> bool:
+        """Whether this game was created before seed commitments (version 1, upcast):
+        ranked, yet its seed public from the start. Such a game was played by the
+        rules of then: its creator's seat moved first in every mode (`start`)."""
+        return self.ranked and self.seed is not None
+
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Event:
         seats = tuple(Seat(**s) for s in data["seats"])

@@ -10,8 +10,6 @@ ranked game still running; it must match the commitment in the first event.
 
 from __future__ import annotations
 
-import dataclasses
-
 from .commands import (
     Abandon,
     Advance,
@@ -114,14 +112,12 @@ def _recreate(created: GameCreated, seed: str) -> list[Event]:
         second_name=second.name if created.mode == "two_players" else None,
         second_level=second.level if created.mode == "computer_vs_computer" else None,
         ranked=created.ranked, hints=created.hints, rules_edition=created.rules_edition,
+        committed=not created.before_commitments,  # then re-created by the rules of then
     )
     try:
         (recreated,) = start_game(command)
     except RuleViolation as exc:
         raise CorruptStream(f"event 1 breaks a rule: {exc.code}") from exc
-    if created.seed is not None and created.ranked:
-        # a game from before commitments (v1): ranked, its seed public from the start
-        recreated = dataclasses.replace(recreated, seed=created.seed)
     return [recreated]
 
 

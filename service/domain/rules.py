@@ -304,10 +304,17 @@ def legal_actions(state: GameState) -> LegalActions:
         return LegalActions(None, (), False)
     if state.stage == 3:
         return LegalActions(state.turn, (), True)
-    empty = state.empty_slot_points()
     if state.stage == 1:
-        lines = tuple(p for p in empty if state.completing_boxes(*p))
-        return LegalActions(state.turn, lines, True)
+        return LegalActions(state.turn, _squaring_lines(state), True)
     if state.stage2_line_placed:
         return LegalActions(state.turn, (), True)
-    return LegalActions(state.turn, tuple(empty), False)
+    return LegalActions(state.turn, tuple(state.empty_slot_points()), False)
+
+
+def _squaring_lines(state: GameState) -> tuple[Point, ...]:
+    """The empty slots that form a box (the missing side of a three-sided box), in
+    slot order, as `empty_slot_points` lists them."""
+    g = state.geometry
+    sides, lines, w = state.sides, state.lines, g.width
+    found = {s for b in g.boxes if sides[b] == 3 for s in g.sides_of_box[b] if not lines[s]}
+    return tuple((s % w, s // w) for s in sorted(found))

@@ -45,10 +45,10 @@ def start_game(command: NewGame) -> list[Event]:
     initial = tuple(sorted(g.xy(i) for i in chosen))
     return [
         GameCreated(
-            seed=None if command.ranked else seed,
+            seed=None if command.ranked and command.committed else seed,
             seed_commitment=commitment(seed),
             ranked=command.ranked,
-            first_seat=first_seat(seed, command.mode),
+            first_seat=first_seat(seed, command.mode) if command.committed else 1,
             hints=command.mode != "online" if command.hints is None else command.hints,
             height=g.height,
             width=g.width,
@@ -72,7 +72,8 @@ def start_state(command: NewGame, events: list[Event] | None = None) -> GameStat
 
 def first_seat(seed: str, mode: str) -> int:
     """Who moves first: in an online game a draw from the seed (committed, so neither
-    player can choose it); else seat 1, the human against the computer (RULES I4)."""
+    player can choose it); else seat 1, the human against the computer (RULES I4).
+    Games from before commitments (`NewGame.committed` False) always began with seat 1."""
     if mode != "online":
         return 1
     return game_rng(seed, 0, "first_seat").choice((1, 2))

@@ -1,11 +1,7 @@
-"""The live hub of one process: the feed, the shared reads, the viewer counts and the
-stream caps, and the ASGI side of a stream.
-
-A stream request is checked by the Flask view like any request (404, 400, caps,
-headers); the view then hands the open stream over (`offer`) instead of answering
-with a body, and the ASGI app (`service.asgi`) runs it here as a coroutine
-(`LiveHub.serve`). So every check, header and error lives in one place, and only the
-long-lived part leaves the thread pool.
+"""The live hub of the streams server: the feed, the shared reads, the viewer counts
+and the stream caps, and the body of a stream (`LiveHub.serve`), a coroutine on the
+server's event loop; the streams server's app (`service.live.app`) checks a request
+and starts its answer first.
 
 A stream ends when the game is over, after its lifetime, when the client goes (the
 server reports ``http.disconnect``), when the client stops reading for
@@ -37,7 +33,6 @@ from .viewers import Viewers
 
 log = logging.getLogger(__name__)
 
-HANDOFF_KEY = "squares.live"
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 
@@ -50,25 +45,6 @@ class StreamRequest:
     after: int
     spectator: bool
     client: str
-
-
-class Handoff:
-    """Put into the ASGI scope for the view to fill (the WSGI environ's
-    ``asgi.scope``, which `service.wsgi_bridge` passes on)."""
-
-    def __init__(self) -> None:
-        self.request: StreamRequest | None = None
-
-
-def offer(environ: dict[str, Any], request: StreamRequest) -> bool:
-    """Hand the stream to the ASGI server this request came through; False when it
-    did not come through one (a plain WSGI server cannot hold streams cheaply)."""
-    scope = environ.get("asgi.scope")
-    handoff = scope.get(HANDOFF_KEY) if isinstance(scope, dict) else None
-    if not isinstance(handoff, Handoff):
-        return False
-    handoff.request = request
-    return True
 
 
 # The settings (app config, defaulting to the environment, then to these).

@@ -9,15 +9,17 @@ It follows the events in global order (`store.positions`) from its checkpoint
    up to that position that ends a game (game_over, game_abandoned). Every event
    up to the last position given is committed (`store.positions`), so a step
    that finds none moves the checkpoint there and skips nothing;
-3. loads that game's events and reviews them (`domain.review`), outside any
-   transaction (a review takes up to a second, and SQLite has one writer);
+3. loads that game's events and reviews them (`domain.review`, within its work
+   budget: about a second at most), outside any transaction (SQLite has one writer),
+   renewing the lease meanwhile every third of a lease (`heartbeat`);
 4. in one transaction moves the checkpoint from where it read it to that event's
    position, compare-and-set, and stores the review.
 
 A crash (even ``kill -9``) between 3 and 4 loses only that step's work, which the
 next step redoes: each game is reviewed once, none is skipped. A second analyst
-on the same database waits for the lease; should the lease run out under a slow
-step, the compare-and-set refuses the late writer's step whole.
+on the same database waits for the lease, also while a long review goes on; should
+the lease run out all the same (a process stopped, or too busy to beat), the
+compare-and-set refuses the late writer's step whole.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from enum import Enum
 from ..domain.events import Event, GameAbandoned, GameOver
 from ..domain.review import ALGORITHM, Review, review_game
 from ..store import EventStore, StoredReview, utcnow
+from .heartbeat import Heartbeat
 
 log = logging.getLogger(__name__)
 
@@ -61,11 +64,13 @@ def holder_name() -> str:
 class Analyst:
     def __init__(self, store: EventStore, *, holder: str | None = None,
                  lease_s: float = LEASE_S,
-                 review: Callable[[Sequence[Event]], Review] = review_game) -> None:
+                 review: Callable[[Sequence[Event]], Review] = review_game,
+                 heartbeat: bool = True) -> None:
         self.store = store
         self.holder = holder or holder_name()
         self.lease = timedelta(seconds=lease_s)
         self.review = review
+        self.heartbeat = heartbeat  # False: as a stopped process, renew nothing while working
         self._held_until: datetime | None = None  # when the lease we hold runs out
 
     def step(self) -> Step:
@@ -89,7 +94,7 @@ class Analyst:
         if not events:  # deleted since its ending was read
             return self._record(checkpoint, notice.position, None, Step.SKIPPED)
         try:
-            review = self.review(events)
+            review = self._review(events)
         except Exception as exc:  # a pure function: trying again would fail again
             log.exception("game %s could not be reviewed", notice.game_id)
             body = {"error": f"this game could not be reviewed: {exc}"}
@@ -101,6 +106,19 @@ class Analyst:
             accuracy=(review.seats[0].accuracy, review.seats[1].accuracy),
             exact=review.exact, reviewed_at=utcnow(), body=review.to_dict())
         return self._record(checkpoint, notice.position, stored)
+
+    def _review(self, events: Sequence[Event]) -> Review:
+        if not self.heartbeat:
+            return self.review(events)
+        with Heartbeat(self._renew, self.lease.total_seconds() / 3, "squares-analyst-lease"):
+            return self.review(events)
+
+    def _renew(self) -> bool:
+        now = utcnow()
+        with self.store.unit_of_work() as uow:
+            kept = uow.checkpoints.renew(NAME, self.holder, now + self.lease)
+        self._held_until = now + self.lease if kept else None
+        return kept
 
     def _lease_fresh(self, now: datetime) -> bool:
         """Whether this analyst took or renewed its lease less than half a lease ago

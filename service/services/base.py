@@ -19,7 +19,7 @@ from ..domain.retention import abandon_reason
 from ..domain.rules import decide
 from ..domain.state import GameState
 from ..errors import BadSetting, TokenInvalid, TokenMissing, VersionConflict
-from ..store import EventStore, StoredGame, UnitOfWork, make_engine, utcnow
+from ..store import REQUEST, EventStore, Patience, StoredGame, UnitOfWork, make_engine, utcnow
 from .hints import HintCache
 from .results import MoveResult
 
@@ -77,9 +77,11 @@ class ServiceBase:
         self._invite_ttl_seconds = seconds
 
     @classmethod
-    def from_url(cls, url: str | None = None) -> Self:
-        """Services on `url` (None: `config.database_url()`); migrate it first."""
-        return cls(EventStore(make_engine(url or config.database_url())))
+    def from_url(cls, url: str | None = None, patience: Patience = REQUEST) -> Self:
+        """Services on `url` (None: `config.database_url()`); migrate it first.
+        `patience`: how long the database may keep a caller waiting (`ADMIN` for the
+        CLI's commands)."""
+        return cls(EventStore(make_engine(url or config.database_url(), patience)))
 
     @contextmanager
     def _reading(self, uow: UnitOfWork | None) -> Iterator[UnitOfWork]:

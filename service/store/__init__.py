@@ -13,7 +13,14 @@
 - `migrations`: Alembic upgrade/downgrade, what a downgrade drops, backups
 """
 
-from .engine import SQLITE_BUSY_TIMEOUT_MS, make_engine, sqlite_synchronous
+from .engine import (
+    ADMIN,
+    REQUEST,
+    SQLITE_BUSY_TIMEOUT_MS,
+    Patience,
+    make_engine,
+    sqlite_synchronous,
+)
 from .events import RawEvent, StoredEvent
 from .games import StoredGame
 from .invitations import Invitation
@@ -32,8 +39,11 @@ from .schema import (
 )
 from .snapshots import SNAPSHOT_CAPACITY, SnapshotCache
 from .unit_of_work import EventStore, UnitOfWork
+from .writer_queue import WriteLockTimeout
 
 __all__ = [
+    "ADMIN",
+    "REQUEST",
     "SNAPSHOT_CAPACITY",
     "SQLITE_BUSY_TIMEOUT_MS",
     "SUMMARY_FIELDS",
@@ -42,12 +52,14 @@ __all__ = [
     "HighScore",
     "Invitation",
     "Notice",
+    "Patience",
     "RawEvent",
     "SnapshotCache",
     "StoredReview",
     "StoredEvent",
     "StoredGame",
     "UnitOfWork",
+    "WriteLockTimeout",
     "alembic_config",
     "current_revisions",
     "downgrade",

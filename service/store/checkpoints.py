@@ -51,6 +51,12 @@ class CheckpointRepository:
         ).scalar_one_or_none()
         return None if taken is None else int(taken)
 
+    def renew(self, name: str, holder: str, until: datetime) -> bool:
+        """Keep the lease `holder` holds until `until`; False if it holds none."""
+        kept = self._conn.execute(update(_T).where(_T.c.name == name, _T.c.holder == holder)
+                                  .values(lease_until=until))
+        return kept.rowcount == 1
+
     def advance(self, name: str, holder: str, old: int, new: int, until: datetime) -> bool:
         """Move the checkpoint from `old` to `new` if it is still at `old` and
         `holder` still holds the lease, and renew the lease until `until`; whether it

@@ -1,7 +1,7 @@
 """Engines: database URLs, and SQLite's pragmas and write transactions.
 
 SQLite pragmas on every connection: ``journal_mode=WAL``, ``foreign_keys=ON``,
-``busy_timeout=30000`` and ``synchronous=FULL``. FULL is a deliberate choice: a move
+``busy_timeout`` (the engine's `Patience`) and ``synchronous=FULL``. FULL is a deliberate choice: a move
 acknowledged to a player is on disk even after a power cut (NORMAL in WAL mode may
 lose the last commits then; it never corrupts). ``SQUARES_SQLITE_SYNCHRONOUS=NORMAL``
 overrides it (the store benchmark compares both).
@@ -9,6 +9,11 @@ overrides it (the store benchmark compares both).
 A write transaction on SQLite begins with ``BEGIN IMMEDIATE`` (it takes the write
 lock up front, so concurrent writers queue on the busy timeout instead of failing
 half-way); `write_engine` gives connections that do so.
+
+How long a database may keep a caller waiting is the engine's `Patience`: `REQUEST`
+(the server's: a request meets its 503 within 5 s of an outage: a held SQLite write
+lock, a PostgreSQL server that is gone or frozen) or `ADMIN` (the CLI's commands and
+migrations, which may wait longer for their long statements and locks).
 """
 
 from __future__ import annotations
@@ -17,18 +22,39 @@ import itertools
 import json
 import os
 import time
+from dataclasses import dataclass
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection
 
 from .. import config
+from .deadlines import watch
 
-SQLITE_BUSY_TIMEOUT_MS = 30_000
-# A database that does not answer costs a request at most these (then 503
-# `unavailable`): a connect, and a wait for a free pooled connection.
-PG_CONNECT_TIMEOUT_S = 3
-POOL_TIMEOUT_S = 5
+
+@dataclass(frozen=True)
+class Patience:
+    """The longest waits of one engine's callers."""
+
+    lock_s: float  # SQLite: for the write lock (the writers' queue, then the busy timeout)
+    connect_s: int  # PostgreSQL: a connect (libpq's connect_timeout, at least 2)
+    pool_s: float  # for a free pooled connection
+    statement_s: float | None  # PostgreSQL's statement_timeout (None: none)
+    deadline_s: float | None  # a round trip, on the client (`deadlines`; None: none)
+    ping_s: float  # the pool's pre-ping, on the client
+
+
+REQUEST = Patience(lock_s=5.0, connect_s=2, pool_s=4.0, statement_s=3.0, deadline_s=4.0,
+                   ping_s=1.5)
+ADMIN = Patience(lock_s=30.0, connect_s=10, pool_s=30.0, statement_s=None, deadline_s=None,
+                 ping_s=10.0)
+SQLITE_BUSY_TIMEOUT_MS = round(REQUEST.lock_s * 1000)
+_PATIENCE: WeakKeyDictionary[Engine, Patience] = WeakKeyDictionary()
+# TCP keepalives: a connection whose host or network went away fails within ~10 s,
+# also an idle pooled one (libpq's parameters)
+PG_KEEPALIVES = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+                 "keepalives_count": 3, "tcp_user_timeout": 10_000}
 
 
 def _json_dumps(value: Any) -> str:
@@ -42,19 +68,31 @@ def sqlite_synchronous() -> str:
     return value
 
 
-def make_engine(url: str | None = None) -> Engine:
+def make_engine(url: str | None = None, patience: Patience = REQUEST) -> Engine:
     """An engine for `url` (default `config.database_url()`), SQLite pragmas set; a
     relative SQLite path is taken from the current directory."""
     url = config.sqlalchemy_url(config.absolute_sqlite_url(url or config.database_url()))
     if url.startswith("sqlite"):
         config.ensure_sqlite_dir(url)
         engine = create_engine(url, json_serializer=_json_dumps)
-        _configure_sqlite(engine)
+        _configure_sqlite(engine, round(patience.lock_s * 1000))
+        _PATIENCE[engine] = patience
         return engine
     # libpq waits for a server that accepts and never answers without limit.
-    return create_engine(url, json_serializer=_json_dumps, pool_pre_ping=True,
-                         pool_timeout=POOL_TIMEOUT_S,
-                         connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S})
+    connect_args: dict[str, Any] = {"connect_timeout": patience.connect_s, **PG_KEEPALIVES}
+    if patience.statement_s is not None:
+        connect_args["options"] = f"-c statement_timeout={round(patience.statement_s * 1000)}"
+    engine = create_engine(url, json_serializer=_json_dumps, pool_pre_ping=True,
+                           pool_timeout=patience.pool_s, connect_args=connect_args)
+    if patience.deadline_s is not None:
+        watch(engine, patience.deadline_s, patience.ping_s)
+    _PATIENCE[engine] = patience
+    return engine
+
+
+def patience_of(engine: Engine) -> Patience:
+    """The patience `engine` was made with (`REQUEST` for one made elsewhere)."""
+    return _PATIENCE.get(engine, REQUEST)
 
 
 def write_engine(engine: Engine) -> Engine:
@@ -62,7 +100,7 @@ def write_engine(engine: Engine) -> Engine:
     return engine.execution_options(squares_write=True)
 
 
-def _configure_sqlite(engine: Engine) -> None:
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     synchronous = sqlite_synchronous()
     locked_error = engine.dialect.loaded_dbapi.OperationalError
 
@@ -71,7 +109,7 @@ def _configure_sqlite(engine: Engine) -> None:
         # Let SQLAlchemy's begin() emit BEGIN itself (see _on_begin).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
         # Switching a new file to WAL needs its exclusive lock, and SQLite answers
         # "database is locked" at once (no busy wait) when two processes open a new
         # file together (two workers migrating it): try again for a while.
@@ -89,5 +127,8 @@ def _configure_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
+        # on the driver's connection: a statement through SQLAlchemy costs as much as
+        # the rest of a read
         write = conn.get_execution_options().get("squares_write")
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        conn.connection.dbapi_connection.execute(  # type: ignore[union-attr]
+            "BEGIN IMMEDIATE" if write else "BEGIN")

@@ -22,7 +22,7 @@ from sqlalchemy import column, func, inspect, select, table
 from sqlalchemy.engine import Connection, make_url
 
 from .. import config
-from .engine import make_engine
+from .engine import ADMIN, make_engine
 
 
 def alembic_config(url: str) -> AlembicConfig:
@@ -63,7 +63,7 @@ def downgrade(url: str | None = None, revision: str = "base") -> None:
 
 def current_revisions(url: str) -> tuple[str, ...]:
     """The revisions the database is at (empty for a database without schema)."""
-    engine = make_engine(url)
+    engine = make_engine(url, ADMIN)
     try:
         with engine.connect() as conn:
             return tuple(MigrationContext.configure(conn).get_current_heads())
@@ -105,7 +105,7 @@ def revisions_undone(url: str, target: str) -> list[Script]:
 
 def downgrade_losses(url: str, target: str) -> list[Loss]:
     """What a downgrade to `target` would drop, with the rows it holds now."""
-    engine = make_engine(url)
+    engine = make_engine(url, ADMIN)
     try:
         with engine.connect() as conn:
             existing = set(inspect(conn).get_table_names())

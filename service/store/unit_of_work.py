@@ -32,7 +32,7 @@ from ..domain.ranking import HERE
 from ..domain.state import CorruptStream, GameState
 from ..errors import VersionConflict
 from .checkpoints import CheckpointRepository
-from .engine import make_engine, write_engine
+from .engine import REQUEST, Patience, make_engine, patience_of, write_engine
 from .events import EventRepository, SequenceTaken, StoredEvent
 from .games import GameRepository, StoredGame, finished_at, summary_of
 from .high_scores import HighScoreRepository
@@ -162,11 +162,11 @@ class EventStore:
         self.engine = engine
         self._write_engine = write_engine(engine)
         self.snapshots = SnapshotCache(snapshot_capacity)
-        self._writers = writer_queue(engine)
+        self._writers = writer_queue(engine, patience_of(engine).lock_s)
 
     @classmethod
-    def from_url(cls, url: str | None = None) -> EventStore:
-        return cls(make_engine(url))
+    def from_url(cls, url: str | None = None, patience: Patience = REQUEST) -> EventStore:
+        return cls(make_engine(url, patience))
 
     @property
     def dialect(self) -> str:

@@ -9,12 +9,18 @@ queue: whoever does not take it (another program) still meets SQLite's lock and 
 busy timeout, so nothing depends on it for correctness. One descriptor per process
 and thread (``flock`` excludes separate open files, also inside one process);
 re-entrant per thread.
+
+A writer waits at most `wait_s` (the engine's `Patience`: 5 s for a request), then
+`WriteLockTimeout` (an outage: 503 ``unavailable``). The threads of one process queue
+on a lock of their own (woken as soon as it is free); the one at its head waits for
+the ``flock`` in short polls, since ``flock`` itself cannot time out.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -26,12 +32,22 @@ except ImportError:  # pragma: no cover - not on POSIX
     fcntl = None  # type: ignore[assignment]
 
 
+POLL_S = (0.0005, 0.001, 0.002)  # the head's polls of the flock, then every 2 ms
+
+
+class WriteLockTimeout(TimeoutError):
+    """The write lock was not had within the caller's patience."""
+
+
 class WriterQueue:
     """The queue of one database file (see the module docstring)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, wait_s: float) -> None:
         self.path = path
+        self.wait_s = wait_s
         self._local = threading.local()
+        self._process = threading.Lock()  # the threads of this process, in turn
+        self._pid = os.getpid()
 
     def _lock_file(self) -> LockFile | None:
         local = self._local
@@ -52,7 +68,7 @@ class WriterQueue:
             yield
             return
         if lock.depth == 0:
-            fcntl.flock(lock.fd, fcntl.LOCK_EX)
+            self._take(lock.fd)
         lock.depth += 1
         try:
             yield
@@ -60,6 +76,26 @@ class WriterQueue:
             lock.depth -= 1
             if lock.depth == 0:
                 fcntl.flock(lock.fd, fcntl.LOCK_UN)
+                self._process.release()
+
+    def _take(self, fd: int) -> None:
+        deadline = time.monotonic() + self.wait_s
+        if self._pid != os.getpid():  # forked: the parent's threads are not here
+            self._process, self._pid = threading.Lock(), os.getpid()
+        if not self._process.acquire(timeout=self.wait_s):
+            raise WriteLockTimeout(f"no write lock on the database within {self.wait_s:g} s")
+        polls = 0
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    self._process.release()
+                    raise WriteLockTimeout(
+                        f"no write lock on the database within {self.wait_s:g} s") from None
+                time.sleep(POLL_S[min(polls, len(POLL_S) - 1)])
+                polls += 1
 
 
 class LockFile:
@@ -75,11 +111,11 @@ class LockFile:
             os.close(self.fd)
 
 
-def writer_queue(engine: Engine) -> WriterQueue | None:
+def writer_queue(engine: Engine, wait_s: float) -> WriterQueue | None:
     """The queue for a SQLite file engine; None for other databases."""
     if engine.dialect.name != "sqlite" or fcntl is None:
         return None
     database = engine.url.database
     if not database or database == ":memory:" or database.startswith("file:"):
         return None
-    return WriterQueue(os.path.abspath(database) + "-writers")
+    return WriterQueue(os.path.abspath(database) + "-writers", wait_s)

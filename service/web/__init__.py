@@ -25,6 +25,7 @@ from flask import (
 
 from ..domain.names import NAME_MAX
 from ..errors import GameNotFound
+from ..headers import live_origin
 from ..services import GameSummary, Services
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
@@ -35,9 +36,10 @@ MAX_PAGE = (2**31 - 1) // GAMES_PER_PAGE  # the offset stays a 32-bit integer
 
 
 @bp.app_context_processor
-def limits() -> dict[str, Any]:
-    """The domain's limits the pages' forms state (``maxlength``)."""
-    return {"name_max": NAME_MAX}
+def page_settings() -> dict[str, Any]:
+    """The domain's limits the pages' forms state (``maxlength``), and the origin of
+    the live streams (`headers.live_origin`; "" for the page's own)."""
+    return {"name_max": NAME_MAX, "live_origin": live_origin()}
 
 
 def page_services() -> Services:

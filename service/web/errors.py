@@ -71,7 +71,7 @@ def wording(error: HTTPException) -> Wording:
 
 def detail(error: HTTPException) -> str | None:
     """A description the view gave (not Werkzeug's default text), for a 4xx only and
-    not a 429 (Flask-Limiter's is the limit itself, "1 per 1 minute")."""
+    not a 429 (the limiter's names the limit itself, "at most 1 per 1 minute ...")."""
     status = error.code or 500
     description = error.description
     if status >= 500 or status == 429 or not description \

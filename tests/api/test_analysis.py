@@ -6,12 +6,15 @@ accuracies in ``/api/games`` and ``/api/highscores``; the OpenAPI document."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import pytest
 from flask import Flask
 
 from service.api.analysis import AnalysisSchema
+from service.domain.review import review_game
+from service.projections.analyst import Analyst
 from service.services import Services
 from service.store import utcnow
 from squares_testing.play import computer_game
@@ -84,6 +87,8 @@ def assert_review_fits_the_game(client: CheckedClient, game_id: str,
                 assert s2["gives"] >= s2["least_gives"] >= 0, turn
             lost += max(0, s2["gives"] - s2["least_gives"])
         assert turn["lost"] == lost, turn
+        assert turn["exact"] is (s1["exact"] and (s2 is None or s2["exact"])), turn
+    assert body["exact"] is all(t["exact"] for t in turns)
     for t1, t2 in zip(turns, turns[1:], strict=False):
         assert t1["seat"] != t2["seat"], (t1, t2)  # the seats take turns
     assert [s["seat"] for s in body["seats"]] == [1, 2]
@@ -151,6 +156,18 @@ def test_an_ended_game_is_pending_then_ready(any_app: Flask) -> None:
 
     assert services.review_all() == (0, False)  # each game once
     assert analysis(client, game_id) == body
+
+
+def test_a_review_out_of_budget_says_which_turns_are_approximate(any_app: Flask) -> None:
+    client, services = any_app.test_client(), services_of(any_app)
+    game_id = computer_game(services, seed=5)
+    analyst = Analyst(services.store, review=partial(review_game, units=40))
+    assert analyst.catch_up() == 1
+    body = analysis(client, game_id)
+    assert_review_fits_the_game(client, game_id, body)
+    approximate = [t for t in body["turns"] if not t["exact"]]
+    assert approximate and body["exact"] is False
+    assert any(t["exact"] for t in body["turns"])  # the cheap turns are still exact
 
 
 def test_several_games_are_each_reviewed_once(any_app: Flask) -> None:

@@ -37,6 +37,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from service.app import create_app
+from service.limits import DEFAULT_LIMITS
 from service.services import Services
 from service.store import migrate
 from tests.factories import GameFactory
@@ -62,9 +63,12 @@ class Seeded:
 # is only touched once the `seeded` fixture has migrated it.
 _DATABASE_DIR = tempfile.TemporaryDirectory(prefix="squares-fuzz-")
 DATABASE_URL = f"sqlite:///{Path(_DATABASE_DIR.name) / 'fuzz.db'}"
-# A live stream ends right after its backlog here (the fuzzer reads whole bodies).
+# A live stream ends right after its backlog here (the fuzzer reads whole bodies). The
+# rate limits are far away: every operation must reach its games (the limits have
+# their own tests), and a fuzzer's junk counts against them too.
 app = create_app({"TESTING": True, "DATABASE_URL": DATABASE_URL,
-                  "SQUARES_LIVE_MAX_S": 0.0, "SQUARES_LIVE_HEARTBEAT_S": 0.01})
+                  "SQUARES_LIVE_MAX_S": 0.0, "SQUARES_LIVE_HEARTBEAT_S": 0.01,
+                  **{key: "100000 per minute" for key in DEFAULT_LIMITS}})
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
 
 

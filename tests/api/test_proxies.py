@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from service import logs
 from service.app import create_app
 from tests.conftest import close_app
 
@@ -110,3 +111,17 @@ def test_the_access_log_names_the_forwarded_client(make: Any,
     lines = [r.getMessage() for r in caplog.records if r.name == "squares.access"]
     assert lines[0].startswith('203.0.113.77 "GET /healthz" 200 ')  # no query string
     assert lines[1].startswith('10.0.0.2 "GET /healthz" 200 ')
+
+
+def test_a_forwarded_client_cannot_forge_the_text_access_line(
+        make: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Behind a trusted proxy the client's address is what the proxy forwarded, text
+    the client may have chosen: the text line escapes it."""
+    caplog.set_level("INFO", logger="squares.access")
+    make(1).test_client().get("/healthz", environ_base=PROXY,
+                              headers={"X-Forwarded-For": '"ev\\"il \\\\ \x1b[2J"'})
+    [record] = [r for r in caplog.records if r.name == "squares.access"]
+    line = logs.TextFormatter("%(message)s").format(record)
+    assert record.client == 'ev"il \\ \x1b[2J'  # type: ignore[attr-defined]
+    assert line.startswith('ev\\"il \\\\ \\x1b[2J "GET /healthz" 200 '), line
+    assert "\x1b" not in line

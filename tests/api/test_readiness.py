@@ -20,7 +20,9 @@ from flask import Flask
 from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 
-from service.api.errors import RETRY_AFTER_S, UNAVAILABLE_MESSAGE, database_outage
+from service.api.errors import database_outage
+from service.api.statuses import OUTAGE_RETRY_AFTER_S as RETRY_AFTER_S
+from service.api.statuses import UNAVAILABLE_MESSAGE
 from service.app import create_app
 from service.services import Services
 from service.store import downgrade

@@ -5,17 +5,22 @@ nothing logged holds a token, an invite code or a claim code."""
 
 from __future__ import annotations
 
+import io
 import json
 import logging
+import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
+import psycopg
 import pytest
 
 from service import logs
 from service.services import Services
 
 from .helpers import bearer, create_game
+from .test_readiness import _wrapped
 
 
 @pytest.fixture
@@ -124,3 +129,98 @@ def test_an_unknown_log_format_is_refused() -> None:
     assert logs.log_format("json") == "json" and logs.log_format("") == "text"
     with pytest.raises(ValueError, match="SQUARES_LOG_FORMAT"):
         logs.log_format("yaml")
+
+
+@dataclass
+class Written:
+    out: io.StringIO  # the access lines
+    err: io.StringIO  # the rest
+
+
+@pytest.fixture
+def text_logs() -> Iterator[Written]:
+    """The server's own logging (`logs.configure`, text), its two streams kept here;
+    the loggers as they were afterwards."""
+    saved = [(logger, logger.handlers[:], logger.level, logger.propagate)
+             for logger in [logging.getLogger(), logging.getLogger(logs.ACCESS_LOGGER),
+                            *(logging.getLogger(n) for n in logs.OUR_LOGGERS)]]
+    logs.configure("text")
+    written = Written(io.StringIO(), io.StringIO())
+    for name, stream in ((logs.ACCESS_LOGGER, written.out), ("", written.err)):
+        [handler] = logging.getLogger(name).handlers
+        assert isinstance(handler, logging.StreamHandler)
+        handler.setStream(stream)
+    yield written
+    for logger, handlers, level, propagate in saved:
+        logger.handlers, logger.level, logger.propagate = handlers, level, propagate
+
+
+FORGED = '127.0.0.1 "GET /forged" 200 1.0 ms id=forged'
+FORGED_SENT = FORGED.replace(" ", "%20").replace('"', "%22")
+ACCESS_LINE = re.compile(r'127\.0\.0\.1 "(?P<request>(?:[^"\\]|\\.)*)" 404 [0-9.]+ ms id=r-9')
+
+
+@pytest.mark.parametrize(("sent", "written"), [
+    (f"/x%0a{FORGED_SENT}",
+     '/x\\n127.0.0.1 \\"GET /forged\\" 200 1.0 ms id=forged'),
+    ("/a%0d%0ab", "/a\\r\\nb"),
+    ("/%1b[31mred%1b[0m", "/\\x1b[31mred\\x1b[0m"),
+    ('/say%22hi%22%5c', '/say\\"hi\\"\\\\'),
+    ("/nul%00del%7fc1%c2%85ls%e2%80%a8", "/nul\\x00del\\x7fc1\\x85ls\\u2028"),
+])
+def test_a_client_s_path_cannot_forge_or_colour_a_text_log_line(
+        client: Any, text_logs: Written, sent: str, written: str) -> None:
+    client.get(sent, headers={"X-Request-ID": "r-9"})
+    out = text_logs.out.getvalue()
+    assert out.count("\n") == 1 and out.endswith("\n"), out  # one line, the request's own
+    line = out[:-1]
+    assert not [c for c in line if ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f], line
+    # read as a log reader would: one quoted request (\" and \\ inside), then the rest
+    read = ACCESS_LINE.fullmatch(line)
+    assert read is not None, line
+    assert read["request"] == f"GET {written}", line
+
+
+def test_other_text_lines_escape_what_they_quote(text_logs: Written) -> None:
+    logging.getLogger("service.test").warning("name %s, %s", 'Ada\n"x"', "b\x1bc")
+    err = text_logs.err.getvalue()
+    assert err.count("\n") == 1 and "\x1b" not in err, err
+    assert err.endswith(' name Ada\\n\\"x\\", b\\x1bc\n'), err
+
+
+def test_an_outage_writes_its_traceback_once_with_a_count_of_the_repeats(
+        client: Any, services: Services, monkeypatch: pytest.MonkeyPatch,
+        text_logs: Written) -> None:
+    def lost(*_: Any, **__: Any) -> Any:
+        raise _wrapped(psycopg.OperationalError("connection refused"), statement=None)
+
+    monkeypatch.setattr(services, "high_scores", lost)
+    answers = [client.get("/api/highscores").status_code for _ in range(30)]
+    assert answers == [503] * 30
+    err = text_logs.err.getvalue()
+    assert err.count("Traceback") == 1 and err.count("the database is not available") == 1
+    assert len(text_logs.out.getvalue().splitlines()) == 30  # every access line stays
+
+
+def test_a_repeated_error_is_written_once_per_interval_with_its_count() -> None:
+    now = [0.0]
+    repeats = logs.RepeatFilter(interval_s=10.0, clock=lambda: now[0])
+
+    def record(msg: str, exc: type[BaseException] = OSError) -> logging.LogRecord:
+        made = logging.LogRecord("service.x", logging.ERROR, __file__, 1, msg, ("a",),
+                                 (exc, exc("x"), None))
+        return made
+
+    assert repeats.filter(record("lost %s"))
+    assert not any(repeats.filter(record("lost %s")) for _ in range(41))
+    assert repeats.filter(record("lost %s", ValueError))  # another kind of error
+    assert repeats.filter(record("other %s"))  # another message
+    plain = logging.LogRecord("service.x", logging.ERROR, __file__, 1, "no traceback", (), None)
+    assert repeats.filter(plain) and repeats.filter(plain)
+    now[0] = 10.5
+    later = record("lost %s")
+    assert repeats.filter(later)
+    assert later.repeats == 41  # type: ignore[attr-defined]
+    assert "and 41 more like it" in later.getMessage()
+    assert json.loads(logs.JsonFormatter().format(later))["repeats"] == 41
+    assert not repeats.filter(record("lost %s"))

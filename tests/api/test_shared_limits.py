@@ -3,7 +3,7 @@ a real ``redis-server``: once over several workers/instances, and what happens w
 Redis is down (`service/limits.py`).
 
 Two `create_app` instances on one storage URI, each on its own SQLite file, stand for
-two gunicorn workers or two instances. The Redis server is the one of
+two app server workers or two instances. The Redis server is the one of
 ``SQUARES_TEST_REDIS_URL`` (`scripts/run_tests.py` starts a throwaway one); the
 down-and-back test starts and stops its own. Every test counts for its own client
 address, so tests never share counts in Redis.
@@ -146,7 +146,7 @@ def test_while_redis_is_down_each_worker_counts_in_memory_until_it_is_back(
     with throwaway_redis(port) as again, redis.from_url(url) as server:
         assert again == url
         waiting = list(apps)
-        deadline = time.monotonic() + 40  # Flask-Limiter tries again 1 to 32 s apart
+        deadline = time.monotonic() + 40  # the limiter asks again 1 to 32 s apart
         while waiting:
             assert time.monotonic() < deadline, "the apps did not count in Redis again"
             for app in list(waiting):
@@ -184,6 +184,6 @@ def test_without_the_fallback_a_dead_redis_lets_requests_through(
     monkeypatch.setenv("SQUARES_RATELIMIT_FALLBACK", "0")
     apps = make_apps(f"redis://127.0.0.1:{free_port()}", count=1)  # nothing listens
     client = clients(apps, new_address())[0]
-    with caplog.at_level(logging.ERROR, logger="flask-limiter"):
+    with caplog.at_level(logging.ERROR, logger="service.limits"):
         assert [create(client).status_code for _ in range(LIMIT + 2)] == [201] * (LIMIT + 2)
     assert "Failed to rate limit" in caplog.text

@@ -29,13 +29,16 @@ QUICK_RUNS = {
     "move_cost.py": ["app CPU per move", "app CPU per bare GET /healthz",
                      "database statements", "rate limiter", "hint and computer turns"],
     "load.py": ["moves/s", "move latency p99", "bare GET /healthz", "peak RSS per worker"],
-    "review.py": ["review CPU median / p99 / max", "analyst games/min (wall)",
+    "servers.py": ["granian (shipped)", "gunicorn gthread", "uvicorn + a2wsgi",
+                   "a move with its hint"],
+    "review.py": ["review CPU median / p99 / max", "crafted review CPU max",
+                  "analyst games/min (wall)",
                   "game over -> review ready p99", "Summary (issue 24 targets"],
     "storage.py": ["events / game", "event JSON / game", "database growth / game"],
     "store.py": ["raw sqlite3 inserts", "store appends", "ratio store/raw", "load + fold"],
     "worst_case.py": ["worst request per endpoint", "GET hint (stage 1)", "worst request:"],
 }
-TIMEOUT_S = {"live.py": 120, "load.py": 120, "review.py": 120}
+TIMEOUT_S = {"live.py": 120, "load.py": 120, "review.py": 120, "servers.py": 120}
 
 
 def _review_figures_are_sane(figures: dict[str, Any]) -> None:
@@ -43,13 +46,15 @@ def _review_figures_are_sane(figures: dict[str, Any]) -> None:
     speed itself is not judged)."""
     value = {name: f["value"] for name, f in figures.items()}
     for name in ("review CPU median", "review CPU p99", "review CPU max", "inexact reviews",
-                 "reviewed games (CPU)", "analyst games/min", "analyst CPU per game",
+                 "reviewed games (CPU)", "crafted review CPU max",
+                 "crafted approximate turns", "analyst games/min", "analyst CPU per game",
                  "games caught up", "review latency p50", "review latency p99",
                  "review latency max", "games ended through the API", "reviews never ready",
                  "reviews stored", "5xx answers", "connection errors"):
         assert isinstance(value.get(name), int | float), (name, value)
     assert 0 < value["review CPU median"] <= value["review CPU p99"] <= value["review CPU max"]
     assert value["reviewed games (CPU)"] >= 1
+    assert value["crafted review CPU max"] > 0 and value["crafted approximate turns"] >= 1
     assert 0 <= value["inexact reviews"] <= value["reviewed games (CPU)"]
     assert value["games caught up"] >= 1 and value["analyst games/min"] > 0
     assert value["analyst CPU per game"] > 0

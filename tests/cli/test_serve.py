@@ -1,53 +1,107 @@
-"""``squares serve``: a real server process (gunicorn, then the single-process
-fallback) on a free loopback port answers /healthz."""
+"""``squares serve``: the node's processes on free loopback ports (the app server, the
+streams server, the analyst), their command lines, their settings checks, and a stop
+that takes seconds."""
 
 from __future__ import annotations
 
 import os
+import signal
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from cli.serve import ASGI_TARGET, WORKER_CLASS, gunicorn_argv
+from service.serve import app_server, live_url, supervisor
 from service.store.migrations import head_revisions
+from squares_testing.client import ApiClient
+from squares_testing.processes import child_pids
 from squares_testing.server import serving
 from tests.cli.conftest import SQUARES, Run
 
 STARTUP_SECONDS = 30
 
 
-@pytest.mark.parametrize("extra", [["--workers", "1"], ["--no-gunicorn"]],
-                         ids=["gunicorn", "single-process"])
-def test_serve_answers_healthz(db_url: str, run: Run, extra: list[str],
-                               tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    with serving(lambda port: [str(SQUARES), "--database-url", db_url, "serve", "--port",
-                               str(port), *extra],
-                 log_path=tmp_path / "server.log", env=env, timeout=STARTUP_SECONDS):
-        pass  # /healthz answered 200
-    assert run("db", "current").stdout == f"{head_revisions()[0]} (head)\n"  # serve migrated the database
+def _serve(db_url: str, tmp_path: Path, *extra: str):  # type: ignore[no-untyped-def]
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", live_url.ENV)}
+    return serving(lambda port: [str(SQUARES), "--database-url", db_url, "serve", "--port",
+                                 str(port), *extra],
+                   log_path=tmp_path / "server.log", env=env, timeout=STARTUP_SECONDS,
+                   live=True)
 
 
-def test_gunicorn_command_line() -> None:
-    argv = gunicorn_argv("0.0.0.0", 8000, 3)
-    assert argv[1:3] == ["-m", "gunicorn"]
+def test_serve_runs_the_app_the_streams_and_the_analyst(db_url: str, run: Run,
+                                                        tmp_path: Path) -> None:
+    with _serve(db_url, tmp_path, "--workers", "1") as server:  # both /healthz answered
+        names = [" ".join(_cmdline(pid)) for pid in child_pids(server.master_pid)]
+        assert sum("granian" in n and app_server.FACTORY in n for n in names) == 1
+        assert sum("service.serve.streams_server" in n for n in names) == 1
+        assert sum("service.serve.analyst_process" in n for n in names) == 1
+        assert len(server.wait_workers(1)) == 1
+        # the pages are told where the streams are: the page's host at the live port
+        page = ApiClient(server.port).call("GET", "/", headers={"Accept": "text/html"})
+        assert f'content="http://127.0.0.1:{server.live_port}"'.encode() in page.body
+        assert f"connect-src 'self' http://127.0.0.1:{server.live_port};" in \
+            page.headers["content-security-policy"]
+    assert run("db", "current").stdout == f"{head_revisions()[0]} (head)\n"  # migrated
+
+
+def test_sigterm_stops_every_process_within_seconds(db_url: str, tmp_path: Path) -> None:
+    with _serve(db_url, tmp_path) as server:
+        processes = server.processes()
+        started = time.monotonic()
+        os.kill(server.master_pid, signal.SIGTERM)
+        assert server.proc.wait(timeout=15) == 0
+        assert time.monotonic() - started < 10
+        assert not any(Path(f"/proc/{pid}").exists() and _cmdline(pid) for pid in processes)
+
+
+def _cmdline(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+    except OSError:
+        return []
+
+
+def test_the_app_servers_command_line() -> None:
+    argv = app_server.command("0.0.0.0", 8000, 3, 6)
+    assert argv[1:3] == ["-m", "granian"]
+    assert argv[argv.index("--interface") + 1] == "wsgi"
+    assert argv[argv.index("--factory") + 1] == "service.serve.app_server:create"
     assert argv[argv.index("--workers") + 1] == "3"
-    assert argv[argv.index("--bind") + 1] == "0.0.0.0:8000"
-    assert argv[argv.index("--worker-class") + 1] == WORKER_CLASS == "service.server.Worker"
-    assert argv[-1] == ASGI_TARGET == "service.asgi:create_asgi_app()"
+    assert argv[argv.index("--blocking-threads") + 1] == "6"
+    assert argv[argv.index("--host") + 1] == "0.0.0.0"
+    assert argv[argv.index("--port") + 1] == "8000"
+    assert argv[argv.index("--http1-header-read-timeout") + 1] == "10000"
 
 
-def test_serve_refuses_a_bad_port(run: Run) -> None:
+def test_a_server_that_exits_stops_the_node_and_a_helper_is_started_again(
+        tmp_path: Path) -> None:
+    marks = tmp_path / "helper-starts"
+    helper = [sys.executable, "-c", f"open({str(marks)!r}, 'a').write('x')"]
+    server = [sys.executable, "-c", "import time; time.sleep(2.5); raise SystemExit(3)"]
+    node = supervisor.Supervisor([supervisor.Child("server", server),
+                                  supervisor.Child("helper", helper, helper=True)])
+    assert node.run() == 3
+    assert len(marks.read_text()) >= 2  # the helper exited and was started again
+
+
+def test_serve_refuses_bad_ports(run: Run) -> None:
     assert run("serve", "--port", "70000").exit_code == 2
     assert run("serve", "--workers", "0").exit_code == 2
+    done = run("serve", "--port", "5000", "--live-port", "5000")
+    assert done.exit_code == 2 and "is the app's own port" in done.stderr
 
 
 @pytest.mark.parametrize(("env", "says"), [
     ({"SQUARES_LOG_FORMAT": "yaml"}, "SQUARES_LOG_FORMAT must be one of text, json"),
     ({"SQUARES_METRICS_PORT": "http"}, "is not a TCP port"),
-    ({"SQUARES_METRICS_PORT": "5000"}, "is the app's own port"),
+    ({"SQUARES_METRICS_PORT": "5000"}, "is a port of the app or its streams"),
+    ({"SQUARES_METRICS_PORT": "5001"}, "is a port of the app or its streams"),
+    ({"SQUARES_LIVE_URL": "live.example.com"}, "SQUARES_LIVE_URL='live.example.com'"),
+    ({"SQUARES_ANALYST": "yes"}, "SQUARES_ANALYST='yes'"),
 ])
-def test_serve_refuses_bad_log_and_metrics_settings_before_it_starts(
+def test_serve_refuses_bad_settings_before_it_starts(
         run: Run, monkeypatch: pytest.MonkeyPatch, env: dict[str, str], says: str) -> None:
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -55,6 +109,12 @@ def test_serve_refuses_bad_log_and_metrics_settings_before_it_starts(
     assert done.exit_code == 2 and says in done.stderr
 
 
-def test_the_gunicorn_master_gets_the_metrics_hooks() -> None:
-    argv = gunicorn_argv("127.0.0.1", 8000, 2)
-    assert argv[argv.index("--config") + 1] == "python:service.gunicorn_conf"
+@pytest.mark.parametrize(("setting", "page_host", "origin"), [
+    ("", "example.org:5000", ""),
+    ("same-origin", "example.org", ""),
+    (":5001", "example.org:5000", "http://example.org:5001"),
+    (":5001", "[::1]:5000", "http://[::1]:5001"),
+    ("https://live.example.org", "example.org", "https://live.example.org"),
+])
+def test_the_live_streams_origin(setting: str, page_host: str, origin: str) -> None:
+    assert live_url.origin_for(live_url.check(setting), "http", page_host) == origin

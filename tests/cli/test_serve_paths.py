@@ -32,7 +32,7 @@ def test_serve_from_another_directory_with_a_relative_url(tmp_path: Path) -> Non
     log = tmp_path / "server.log"
     with serving(lambda port: [str(SQUARES), "--database-url", f"sqlite:///{name}", "serve",
                                "--port", str(port), "--workers", "1"],
-                 log_path=log, env=env, cwd=here) as server:
+                 log_path=log, env=env, cwd=here, live=True) as server:
         client = ApiClient(server.port)
         created = client.call("POST", "/api/games", {"player_name": "Ada", "height": 7,
                                                      "width": 7, "seed": 1})

@@ -1,5 +1,5 @@
 """``squares serve`` with its defaults reviews the games that end: the analyst runs in
-the background of the server's workers."""
+a process of its own beside the servers."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def test_the_served_app_reviews_a_game_once_it_ends(db_url: str, tmp_path: Path)
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQUARES_ANALYST")}
     log = tmp_path / "server.log"
     with serving(lambda port: [str(SQUARES), "--database-url", db_url, "serve", "--port",
-                               str(port)], log_path=log, env=env) as server:
+                               str(port)], log_path=log, env=env, live=True) as server:
         _call = api_send(ApiClient(server.port))
         status, created = _call("POST", "/api/games", {
             "player_name": "Ada", "mode": "computer_vs_computer", "difficulty": "easy",

@@ -1,8 +1,9 @@
-"""Browser tests: the real app on a loopback port, a temp SQLite file, Debian's Chromium.
+"""Browser tests: ``squares serve`` on loopback ports, a temp SQLite file, Debian's
+Chromium.
 
-The app and its database (a copy of the root conftest's migrated SQLite template)
-come from ``tests/conftest.py``; the reliability tests' gunicorn and databases from
-``reliability_helpers.py``.
+The server runs as shipped (`squares_testing.server`: the app on a port, its live
+streams on the next) on a copy of the root conftest's migrated SQLite template; the
+reliability tests' servers and databases come from ``reliability_helpers.py``.
 
 One server and one browser serve the whole e2e session; every test gets a fresh
 browser context (so its own localStorage) and plays its own games.
@@ -31,9 +32,8 @@ from typing import Any
 
 import pytest
 
-from squares_testing.inprocess import asgi_server
 from squares_testing.play import play_hints, play_own_moves
-from tests.conftest import make_app
+from squares_testing.server import start_server
 from tests.databases import copy_sqlite
 
 CHROMIUM = "/usr/bin/chromium"
@@ -80,10 +80,21 @@ VISIBILITY = """
 """
 
 
+def live_origin(base_url: str) -> str:
+    """Where the pages of the server at `base_url` open live streams: the next port
+    (``squares serve --port P`` serves them on P + 1; the in-process servers too)."""
+    scheme_host, _, port = base_url.rpartition(":")
+    return f"{scheme_host}:{int(port) + 1}"
+
+
 @dataclass(frozen=True)
 class LiveServer:
     base_url: str
     database_url: str
+
+    @property
+    def live_url(self) -> str:
+        return live_origin(self.base_url)
 
     def send(self, method: str, path: str, body: Any = None,
              token: str | None = None) -> tuple[int, Any]:
@@ -134,21 +145,20 @@ def finish_unassisted(live_server: LiveServer, game_id: str, token: str) -> dict
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory,
                 sqlite_template: Path) -> Iterator[LiveServer]:
-    url = copy_sqlite(sqlite_template, tmp_path_factory.mktemp("e2e-db") / "squares.db")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("DATABASE_URL", url)
-        # One session-wide server that every page test shares: no rate limits here
-        # (tests/api/test_public_surface.py checks them).
-        mp.setenv("SQUARES_RATELIMIT_ENABLED", "0")
-        # nor a cap on the games one address has going (tests/api/test_retention.py)
-        mp.setenv("SQUARES_ACTIVE_GAMES_PER_CLIENT", "0")
-        # Every browser here is on 127.0.0.1: trusting one proxy lets a test give a
-        # browser context an address of its own (``X-Forwarded-For`` in its
-        # ``extra_http_headers``), so two spectators count as two viewers.
-        mp.setenv("SQUARES_TRUSTED_PROXIES", "1")
-        app = make_app(url)
-        with asgi_server(app) as port:
-            yield LiveServer(f"http://127.0.0.1:{port}", url)
+    tmp = tmp_path_factory.mktemp("e2e-db")
+    url = copy_sqlite(sqlite_template, tmp / "squares.db")
+    # One session-wide server that every page test shares: no rate limits here
+    # (tests/api/test_public_surface.py checks them), nor a cap on the games one
+    # address has going (tests/api/test_retention.py): `start_server`'s defaults.
+    # Every browser here is on 127.0.0.1: trusting one proxy lets a test give a
+    # browser context an address of its own (``X-Forwarded-For`` in its
+    # ``extra_http_headers``), so two spectators count as two viewers.
+    server = start_server(url, log_path=tmp / "server.log",
+                          env={"SQUARES_TRUSTED_PROXIES": "1", "SQUARES_ANALYST": "0"})
+    try:
+        yield LiveServer(server.base_url, url)
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")
@@ -211,7 +221,8 @@ def watch_page(page: Any, base_url: str, errors: list[str], *, console: tuple[st
         errors.append(f"external request: {route.request.url}")
         route.abort()
 
-    page.route(lambda u: not u.startswith(base_url + "/"), refuse)
+    ours = (base_url + "/", live_origin(base_url) + "/")
+    page.route(lambda u: not u.startswith(ours), refuse)
     return page
 
 

@@ -47,7 +47,8 @@ def node(postgres_template: str, tmp_path: Path) -> Iterator[Node]:
     redis = os.environ.get("SQUARES_TEST_REDIS_URL")
     if not redis:
         pytest.fail("SQUARES_TEST_REDIS_URL is not set (scripts/run_tests.py starts a Redis)")
-    env = {"SQUARES_TRUSTED_PROXIES": "1", "SQUARES_RATELIMIT_STORAGE_URI": redis}
+    env = {"SQUARES_TRUSTED_PROXIES": "1", "SQUARES_RATELIMIT_STORAGE_URI": redis,
+           "SQUARES_LIVE_URL": "same-origin"}  # nginx routes the streams (deploy/nginx.conf)
     with fresh_postgres_database(postgres_template, prefix="squares_node") as url:
         servers: list[Server] = []
         try:

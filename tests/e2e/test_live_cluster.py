@@ -38,7 +38,7 @@ MAX_LIMIT_S = 1.0
 
 @pytest.fixture
 def cluster(postgres_template: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
-    """Instances A and B: two gunicorn masters on one fresh (migrated) database."""
+    """Instances A and B: two `squares serve` on one fresh (migrated) database."""
     with fresh_postgres_database(postgres_template, prefix="squares_cluster") as url:
         a = start_server(url, log_path=tmp_path / "a.log", workers=2,
                          env=ENV)
@@ -126,7 +126,7 @@ def test_moves_on_instance_a_reach_a_stream_on_instance_b(
     base = f"/api/games/{game_id}"
 
     t0 = time.monotonic()
-    watcher = Watcher(b.port, game_id)
+    watcher = Watcher(b.live_port or b.port, game_id)
     try:
         backlog = watcher.wait_for({1}, timeout=5.0)
         print(f"\nstream on B open with its backlog after {ms(time.monotonic() - t0)}")

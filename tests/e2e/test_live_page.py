@@ -28,7 +28,7 @@ from playwright.sync_api import expect
 from service.app import create_app
 from service.services import Services
 from service.store import utcnow
-from squares_testing.inprocess import asgi_server
+from squares_testing.inprocess import app_server
 from tests.conftest import close_app, services_of
 from tests.databases import copy_sqlite
 
@@ -80,7 +80,7 @@ def site(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Ite
                       "RATELIMIT_ENABLED": False})
     app.extensions["squares"].active_games_per_client_setting = 0
     try:
-        with asgi_server(app) as port:
+        with app_server(app) as port:  # the list page polls the app; no stream here
             yield Site(LiveServer(f"http://127.0.0.1:{port}", url), app)
     finally:
         close_app(app)

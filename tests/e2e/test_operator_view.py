@@ -1,10 +1,12 @@
 """The operator's view of the real service: ``squares serve`` as the README runs it
-(gunicorn, its default 2 uvicorn workers) with ``SQUARES_METRICS_PORT`` and
-``SQUARES_LOG_FORMAT=json``.
+(the app server's default 2 workers, the streams server, the analyst, the metrics
+server) with ``SQUARES_METRICS_PORT`` and ``SQUARES_LOG_FORMAT=json``.
 
-- The gunicorn master serves the workers' metrics summed, on 127.0.0.1 only and on
-  a port of their own (the app's port has no /metrics); a worker that is replaced
-  takes none of the counts with it; the open-streams gauge follows a live stream.
+- The metrics server serves every process's metrics summed, on 127.0.0.1 only and
+  on a port of their own (the app's port has no /metrics); a worker that is replaced
+  takes none of the counts with it; the open-streams gauge follows a live stream;
+  hundreds of idle connections to the metrics port hold no thread, and it still
+  answers.
 - Every request is one JSON line on standard output with its request id (the
   client's, echoed back), method, route, status, duration, game id and client; no
   line holds a token or an invite code.
@@ -18,7 +20,7 @@ import http.client
 import json
 import os
 import signal
-import subprocess
+import socket
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,8 +30,8 @@ from typing import Any
 import pytest
 
 from squares_testing.net import HOST, free_port
-from squares_testing.processes import child_pids
-from squares_testing.server import serving, squares_command
+from squares_testing.processes import child_pids, status_kb
+from squares_testing.server import Server, serving, squares_command
 from tests.databases import sqlite_url
 
 pytestmark = pytest.mark.e2e
@@ -40,11 +42,14 @@ START_S = 60.0
 
 @dataclass
 class Served:
-    proc: subprocess.Popen[bytes]
-    port: int
+    server: Server
     metrics_port: int
     out: Path
     err: Path
+
+    @property
+    def port(self) -> int:
+        return self.server.port
 
     def request(self, method: str, path: str, body: Any = None,
                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], Any]:
@@ -78,7 +83,13 @@ class Served:
         return samples
 
     def worker_pids(self) -> list[int]:
-        return child_pids(self.proc.pid)
+        return self.server.worker_pids()
+
+    def metrics_server_pid(self) -> int:
+        found = [pid for pid in child_pids(self.server.master_pid)
+                 if "service.serve.metrics_server" in Path(f"/proc/{pid}/cmdline").read_text()]
+        assert len(found) == 1, found
+        return found[0]
 
     def access_lines(self) -> list[dict[str, Any]]:
         lines = self.out.read_text(errors="replace").splitlines()
@@ -94,8 +105,8 @@ def served(tmp_path: Path) -> Iterator[Served]:
     out, err = tmp_path / "stdout.log", tmp_path / "stderr.log"
     with serving(lambda port: [*squares_command(), "serve", "--port", str(port)],
                  log_path=out, err_path=err, env=env, cwd=tmp_path, timeout=START_S,
-                 workers=2) as server:
-        yield Served(server.proc, server.port, metrics_port, out, err)
+                 workers=2, live=True) as server:
+        yield Served(server, metrics_port, out, err)
 
 
 def healthz_count(server: Served) -> float:
@@ -132,7 +143,7 @@ def test_metrics_are_summed_over_the_workers_on_loopback_only(served: Served) ->
         assert served.request("GET", "/healthz")[0] == 200
     assert healthz_count(served) - before == 30
     victim = served.worker_pids()[0]
-    os.kill(victim, signal.SIGTERM)  # gunicorn starts another in its place
+    os.kill(victim, signal.SIGKILL)  # a crash: the app server starts another in its place
     assert eventually(lambda: victim not in served.worker_pids()
                       and len(served.worker_pids()) == 2, timeout=20)
     assert healthz_count(served) - before >= 30  # the replaced worker's counts stay
@@ -186,7 +197,7 @@ def test_a_game_shows_in_the_metrics_and_in_json_request_logs(served: Served) ->
 def test_the_open_streams_gauge_follows_a_live_stream(served: Served) -> None:
     created = served.request("POST", "/api/games", {"player_name": "Watcher", "height": 7,
                                                     "width": 9})[2]
-    conn = http.client.HTTPConnection(HOST, served.port, timeout=10)
+    conn = http.client.HTTPConnection(HOST, served.server.live_port, timeout=10)
     try:
         conn.request("GET", f"/api/games/{created['game_id']}/live")
         answer = conn.getresponse()
@@ -195,3 +206,29 @@ def test_the_open_streams_gauge_follows_a_live_stream(served: Served) -> None:
     finally:
         conn.close()
     assert eventually(lambda: served.metrics().get("squares_live_streams_open") == 0)
+
+
+def test_idle_connections_to_the_metrics_port_hold_no_thread(served: Served) -> None:
+    pid = served.metrics_server_pid()
+    assert served.metrics()  # answers, and every thread it needs is started
+    threads_before = status_kb(pid, "Threads")
+    idle = [socket.create_connection((HOST, served.metrics_port)) for _ in range(300)]
+    try:
+        half = []
+        for _ in range(50):  # and some that send half a request, then nothing
+            sock = socket.create_connection((HOST, served.metrics_port))
+            sock.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+            half.append(sock)
+        started = time.monotonic()
+        assert served.metrics()
+        assert time.monotonic() - started < 2.0
+        assert status_kb(pid, "Threads") == threads_before
+        # their reads time out: the half-sent requests are closed
+        for sock in half[:5]:
+            sock.settimeout(15)
+            assert sock.recv(1) == b""
+        for sock in half:
+            sock.close()
+    finally:
+        for sock in idle:
+            sock.close()

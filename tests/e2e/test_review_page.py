@@ -10,6 +10,7 @@ itself with ``Services.review_all()`` on the server's database.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -17,7 +18,10 @@ from playwright.sync_api import expect
 
 from service.domain.ai.compact import Board
 from service.domain.ai.stage1 import Stats, best_points
+from service.domain.review import review_game
+from service.projections.analyst import Analyst
 from service.services import Services
+from squares_testing.play import computer_game
 from tests.conftest import services_on
 
 from .conftest import LiveServer, play_by_api, screenshot
@@ -225,3 +229,23 @@ def test_review_on_its_way_then_shown_and_none_while_playing(
     expect(page.locator("#review")).to_have_count(0)
     expect(page.locator("#best-tools")).to_have_count(0)
     assert asked == []
+
+
+def test_turns_out_of_the_review_budget_say_approximate(
+    page: Any, live_server: LiveServer, services: Services
+) -> None:
+    game_id = computer_game(services, seed=5)
+    assert Analyst(services.store, review=partial(review_game, units=40)).catch_up() == 1
+    review = live_server.get_json(f"/api/games/{game_id}/analysis")
+    approximate = [t for t in review["turns"] if not t["exact"]]
+    assert approximate and not review["exact"]
+
+    page.goto(f"/games/{game_id}")
+    page.wait_for_selector(REVIEW_READY)
+    count = len(approximate)
+    expect(page.locator(".review-approximate")).to_have_text(
+        f"{count} turn{' is' if count == 1 else 's are'} approximate: their searches stopped "
+        "at the review's work budget, so their best is the best found.")
+    chart_turns = page.locator("#review-chart g.review-turn.approximate")
+    expect(chart_turns).to_have_count(count)
+    expect(chart_turns.first.locator("title")).to_contain_text("(approximate)")

@@ -1,4 +1,5 @@
-"""The real ASGI server per test (`squares_testing.inprocess`), on SQLite and PostgreSQL."""
+"""The real streams server per test (`squares_testing.inprocess`), on SQLite and
+PostgreSQL, beside the Flask app whose services and test client the tests use."""
 
 from __future__ import annotations
 
@@ -10,15 +11,17 @@ import pytest
 from flask import Flask
 
 from service.app import create_app
+from service.live.hub import LiveHub
 from service.services import Services
-from squares_testing.inprocess import asgi_server
+from squares_testing.inprocess import streams_server
 from tests.conftest import close_app, services_of
 
 
 @dataclass
 class Live:
-    app: Flask
-    port: int
+    app: Flask  # the Flask app (its services, its test client)
+    port: int  # the streams server's
+    hub: LiveHub  # the streams server's
 
     @property
     def services(self) -> Services:
@@ -26,8 +29,8 @@ class Live:
 
 
 def serve(app: Flask) -> Iterator[Live]:
-    with asgi_server(app) as port:
-        yield Live(app, port)
+    with streams_server(services_of(app), dict(app.config)) as streams:
+        yield Live(app, streams.port, streams.hub)
 
 
 def live_app(url: str, **config: Any) -> Flask:

@@ -113,7 +113,7 @@ def test_streams_are_capped_per_client_and_per_server(capped: Live) -> None:
     assert [s.status for s in open_] == [200, 200]
     third = _client(capped, game.game_id)
     assert third.status == 429 and third.body_json()["error"]["code"] == "too_many_streams"
-    capped.app.extensions["squares_live"].slots.per_client = 10
+    capped.hub.slots.per_client = 10
     open_.append(_client(capped, game.game_id))
     full = _client(capped, game.game_id)
     assert full.status == 503 and full.response.getheader("Retry-After") == "5"

@@ -12,7 +12,8 @@ from typing import Any, TypeVar
 import pytest
 from flask import Flask
 
-from service.live import LiveHub, StreamRequest
+from service.live.hub import LiveHub, StreamRequest
+from service.live.streams import streams_app
 from tests.conftest import close_app, services_of
 
 from .conftest import live_app
@@ -26,6 +27,14 @@ def run(coroutine: Coroutine[Any, Any, T]) -> T:
     event loop running on the main thread)."""
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
+
+
+@pytest.fixture
+def hub(app: Flask) -> Iterator[LiveHub]:
+    """The hub of a streams app on `app`'s services, as the streams server has it."""
+    made = streams_app(services_of(app), dict(app.config)).hub
+    yield made
+    made.close()
 
 
 @pytest.fixture
@@ -60,8 +69,7 @@ async def _never() -> Message:
     raise AssertionError("unreachable")
 
 
-def test_a_client_that_stops_reading_is_dropped_and_its_slot_freed(app: Flask) -> None:
-    hub: LiveHub = app.extensions["squares_live"]
+def test_a_client_that_stops_reading_is_dropped_and_its_slot_freed(app: Flask, hub: LiveHub) -> None:
     sent: list[Message] = []
 
     async def send(message: Message) -> None:
@@ -73,8 +81,7 @@ def test_a_client_that_stops_reading_is_dropped_and_its_slot_freed(app: Flask) -
     assert hub.slots.take("c") is None  # the slot came back
 
 
-def test_a_client_that_leaves_ends_its_stream_at_once(app: Flask) -> None:
-    hub: LiveHub = app.extensions["squares_live"]
+def test_a_client_that_leaves_ends_its_stream_at_once(app: Flask, hub: LiveHub) -> None:
     sent: list[Message] = []
 
     async def send(message: Message) -> None:
@@ -90,8 +97,7 @@ def test_a_client_that_leaves_ends_its_stream_at_once(app: Flask) -> None:
     assert hub.slots.take("c") is None
 
 
-def test_drain_ends_every_stream_with_a_retry(app: Flask) -> None:
-    hub: LiveHub = app.extensions["squares_live"]
+def test_drain_ends_every_stream_with_a_retry(app: Flask, hub: LiveHub) -> None:
     game_id = _game(app)
     bodies: list[list[bytes]] = [[] for _ in range(3)]
 
@@ -122,13 +128,12 @@ def test_drain_ends_every_stream_with_a_retry(app: Flask) -> None:
     assert hub.slots.open == 0
 
 
-def test_under_plain_wsgi_a_stream_is_its_backlog_and_a_retry(app: Flask) -> None:
-    """No ASGI server to hand the stream to (``wsgi.py``): the events so far and a
-    ``retry:``, so that EventSource polls; no slot stays taken."""
+def test_the_flask_apps_answer_is_the_backlog_and_a_retry(app: Flask) -> None:
+    """The streams are the streams server's: the Flask app's own answer to the path is
+    the events so far and a ``retry:``, so that EventSource polls."""
     game_id = _game(app)
     response = app.test_client().get(f"/api/games/{game_id}/live")
     assert response.status_code == 200
     assert response.mimetype == "text/event-stream"
     text = response.get_data(as_text=True)
     assert text.startswith("retry: 2000\n\n") and "id: 1\nevent: game_created\n" in text
-    assert app.extensions["squares_live"].slots.open == 0

@@ -14,7 +14,9 @@ import pytest
 from flask import Flask
 
 from service import lifecycle
-from service.live import LiveHub, Page, StreamRequest, hub_of
+from service.live.hub import LiveHub, LiveSettings, StreamRequest
+from service.live.reads import Page
+from service.live.streams import streams_app
 from tests.conftest import close_app
 
 from .conftest import live_app
@@ -48,14 +50,27 @@ def test_closes_run_once_the_last_registered_first_and_survive_a_failing_one(
     assert "on purpose" in caplog.text
 
 
-def test_the_apps_close_stops_its_live_hub_and_disposes_its_store(app: Flask) -> None:
-    hub = hub_of(app)
-    closers = app.extensions[lifecycle.CLOSERS]
-    assert hub.close in closers and app.extensions["squares"].store.dispose in closers
-    assert closers.index(hub.close) > closers.index(app.extensions["squares"].store.dispose)
-    lifecycle.close(app)
-    assert hub.feed._stop.is_set() and hub.viewers._stop.is_set()
-    assert lifecycle.CLOSERS not in app.extensions
+def test_the_streams_apps_shutdown_ends_its_streams_stops_its_hub_and_closes(
+        app: Flask) -> None:
+    closed: list[str] = []
+    streams = streams_app(app.extensions["squares"], dict(app.config),
+                          on_close=lambda: closed.append("store"))
+    messages = iter([{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}])
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return next(messages)
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, streams({"type": "lifespan"}, receive, send)).result()
+    assert [m["type"] for m in sent] == ["lifespan.startup.complete",
+                                         "lifespan.shutdown.complete"]
+    assert streams.hub.draining
+    assert streams.hub.feed._stop.is_set() and streams.hub.viewers._stop.is_set()
+    assert closed == ["store"]
 
 
 def test_a_stream_whose_read_fails_ends_and_frees_its_slot(
@@ -65,7 +80,8 @@ def test_a_stream_whose_read_fails_ends_and_frees_its_slot(
 
     game_id = app.extensions["squares"].create_game(player_name="Ada", height=7, width=9,
                                                     seed=3).game_id
-    hub = LiveHub(app.extensions["squares"].store, failing_read, hub_of(app).settings)
+    hub = LiveHub(app.extensions["squares"].store, failing_read,
+                  LiveSettings.of(dict(app.config)))
     sent: list[Message] = []
 
     async def send(message: Message) -> None:

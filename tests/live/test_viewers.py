@@ -15,12 +15,13 @@ import pytest
 from sqlalchemy import select
 
 from service import config, security
-from service.live import Feed, Viewers
+from service.live.feed import Feed
+from service.live.viewers import Viewers
 from service.store import EventStore, make_engine, utcnow
 from service.store.schema import viewers_table
 from service.store.viewers import ViewerRepository
-from squares_testing.inprocess import asgi_server
-from tests.conftest import close_app
+from squares_testing.inprocess import streams_server
+from tests.conftest import close_app, services_of
 
 from .conftest import Live, live_app, serve
 from .sse import Message, SseClient
@@ -118,8 +119,10 @@ def test_a_client_on_two_servers_counts_once(database_url: str) -> None:
     """Two apps on one database stand for two server processes behind a balancer."""
     apps = [live_app(database_url, SQUARES_TRUSTED_PROXIES="1") for _ in range(2)]
     try:
-        with asgi_server(apps[0]) as port_a, asgi_server(apps[1]) as port_b:
-            a, b = Live(apps[0], port_a), Live(apps[1], port_b)
+        with streams_server(services_of(apps[0]), dict(apps[0].config)) as streams_a, \
+                streams_server(services_of(apps[1]), dict(apps[1].config)) as streams_b:
+            a = Live(apps[0], streams_a.port, streams_a.hub)
+            b = Live(apps[1], streams_b.port, streams_b.hub)
             game = a.services.create_game(player_name="Ada", height=7, width=9, seed=3)
             on_a = _spectator(a, game.game_id, "203.0.113.1")
             _viewers_message(on_a, 1)

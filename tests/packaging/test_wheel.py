@@ -1,7 +1,7 @@
 """``pip install .`` (not editable) gives a working ``squares``: the wheel carries the
 migrations and every template and asset, and from a fresh venv, outside the
 repository, ``squares db upgrade`` migrates a new database and ``squares serve``
-(gunicorn) answers ``/healthz``.
+(its app and streams servers) answers ``/healthz``.
 
 Offline and quick: the wheel is built without build isolation from a copy of the
 sources (the build requirements are in the ``test`` extra), and the new venv gets
@@ -155,10 +155,11 @@ def test_installed_wheel_migrates_and_serves(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     with serving(lambda port: [str(squares), "--database-url", url, "serve", "--port",
                                str(port), "--workers", "1"],
-                 log_path=log, env=env, cwd=cwd, timeout=30) as server:
+                 log_path=log, env=env, cwd=cwd, timeout=30, live=True) as server:
         port = server.port
         assert json.loads(get(port, "/healthz")[1]) == {"status": "ok"}
-        assert "with gunicorn" in log.read_text()
+        assert json.loads(get(port + 1, "/healthz")[1]) == {"status": "ok"}  # streams
+        assert f"live streams on http://127.0.0.1:{port + 1}" in log.read_text()
         # Templates, assets and the migrated data (RULES E2's table) come along too.
         status, page = get(port, "/highscores")
         assert status == 200 and "Eda Fırat" in page.decode("utf-8")

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 import pytest
 
-from service.domain.events import Event
+from service.domain.events import Event, GameCreated
 from service.domain.review import Review, review_game
 from service.projections.analyst import NAME, Analyst, Step
 from service.services import Services
@@ -104,10 +104,43 @@ def test_a_second_analyst_waits_for_the_lease(store: EventStore, services: Servi
     assert second.step() is Step.IDLE
 
 
+def test_a_long_review_keeps_its_lease_and_the_other_analyst_waits(
+        store: EventStore, services: Services) -> None:
+    """The lease (0.5 s) is renewed while a review takes 2 s: the second analyst
+    waits all along, then finds nothing left; the game is reviewed once."""
+    game_id = _ended_game(services, 9)
+    later = _ended_game(services, 10)
+    started = threading.Event()
+
+    def slow_review(events: Sequence[Event]) -> Review:
+        started.set()
+        time.sleep(2.0)
+        return review_game(events)
+
+    slow = Analyst(store, holder="slow", lease_s=0.5, review=slow_review)
+    result: list[Step] = []
+    thread = threading.Thread(target=lambda: result.append(slow.step()))
+    thread.start()
+    assert started.wait(10)
+    other = Analyst(store, holder="other", lease_s=0.5)
+    seen: list[Step] = []
+    while thread.is_alive():
+        seen.append(other.step())
+        time.sleep(0.1)
+    thread.join(10)
+    assert result == [Step.REVIEWED]
+    assert len(seen) >= 10 and set(seen) == {Step.WAITING}
+    assert _reviewed(store) == {game_id}
+    slow.release()
+    assert other.catch_up() == 1  # the later game, once
+    assert _reviewed(store) == {game_id, later}
+
+
 def test_a_step_that_outlived_its_lease_stores_nothing(store: EventStore,
                                                         services: Services) -> None:
-    """The slow analyst's lease runs out while it reviews; another takes over and
-    records the game. The slow one's compare-and-set fails: its step is lost whole."""
+    """The slow analyst renews nothing while it reviews (as a stopped process), so
+    its lease runs out; another takes over and records the game. The slow one's
+    compare-and-set fails: its step is lost whole."""
     game_id = _ended_game(services, 8)
     started, may_finish = threading.Event(), threading.Event()
 
@@ -116,7 +149,7 @@ def test_a_step_that_outlived_its_lease_stores_nothing(store: EventStore,
         may_finish.wait(10)
         return review_game(events)
 
-    slow = Analyst(store, holder="slow", lease_s=0.5, review=slow_review)
+    slow = Analyst(store, holder="slow", lease_s=0.5, review=slow_review, heartbeat=False)
     result: list[Step] = []
     thread = threading.Thread(target=lambda: result.append(slow.step()))
     thread.start()
@@ -161,6 +194,48 @@ def test_two_analysts_review_each_game_exactly_once(store: EventStore,
     recorded = Counter(s for holder in steps.values() for s in holder)
     assert recorded[Step.REVIEWED] == len(games)
     assert all(steps.values()), "both analysts took steps"
+
+
+def test_two_analysts_with_a_slow_game_review_each_game_once_and_lose_no_step(
+        store: EventStore, services: Services) -> None:
+    """One game's review takes 1.5 s, three leases (0.5 s): its analyst keeps the
+    lease, the other waits and then reviews the games that ended after it. Every game
+    once, no step lost."""
+    slow_game = _ended_game(services, 60, size=(9, 11))  # the only one of that size
+    games = {slow_game} | {_ended_game(services, seed) for seed in range(61, 65)}
+
+    def review(events: Sequence[Event]) -> Review:
+        if isinstance(events[0], GameCreated) and events[0].height == 9:
+            time.sleep(1.5)
+        return review_game(events)
+
+    stop = threading.Event()
+    steps: dict[str, list[Step]] = {"a": [], "b": []}
+    failures: list[BaseException] = []
+
+    def follow(holder: str) -> None:
+        analyst = Analyst(store, holder=holder, lease_s=0.5, review=review)
+        try:
+            while not stop.is_set():
+                steps[holder].append(analyst.step())
+                if steps[holder][-1] is Step.WAITING:
+                    time.sleep(0.02)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            failures.append(exc)
+
+    threads = [threading.Thread(target=follow, args=(h,)) for h in steps]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 60
+    while _reviewed(store) != games and time.monotonic() < deadline and not failures:
+        time.sleep(0.05)
+    stop.set()
+    for t in threads:
+        t.join(10)
+    assert not failures
+    assert _reviewed(store) == games
+    recorded = Counter(s for holder in steps.values() for s in holder)
+    assert recorded[Step.REVIEWED] == len(games) and recorded[Step.LOST] == 0
 
 
 @pytest.mark.parametrize("rebuild_twice", [False, True])

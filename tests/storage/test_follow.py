@@ -95,5 +95,5 @@ def test_a_read_with_a_timeout_is_cancelled_past_it_and_only_that_one(
             store.unit_of_work(write=False, timeout_s=0.05) as uow:
         uow.events._conn.exec_driver_sql("SELECT pg_sleep(2)")
     assert getattr(caught.value.orig, "sqlstate", None) == "57014"  # query_canceled
-    with store.unit_of_work(write=False) as uow:  # SET LOCAL: the next transaction is free
-        assert uow.events._conn.exec_driver_sql("SHOW statement_timeout").scalar() == "0"
+    with store.unit_of_work(write=False) as uow:  # SET LOCAL: the next one has the default
+        assert uow.events._conn.exec_driver_sql("SHOW statement_timeout").scalar() == "3s"

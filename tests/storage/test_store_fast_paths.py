@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
 import random
 import threading
 import time
 from types import SimpleNamespace
 
+import pytest
+
 from service.store import SnapshotCache
-from service.store.writer_queue import WriterQueue
+from service.store.writer_queue import WriteLockTimeout, WriterQueue
 
 
 def test_snapshot_cache_index_answers_like_a_scan_of_the_lru():
@@ -47,7 +51,7 @@ def test_snapshot_cache_index_answers_like_a_scan_of_the_lru():
 
 
 def test_writer_queue_lets_one_writer_in_at_a_time(tmp_path):
-    queue = WriterQueue(str(tmp_path / "db.sqlite-writers"))
+    queue = WriterQueue(str(tmp_path / "db.sqlite-writers"), wait_s=5.0)
     inside = 0
     most = 0
     lock = threading.Lock()
@@ -69,3 +73,37 @@ def test_writer_queue_lets_one_writer_in_at_a_time(tmp_path):
     for t in threads:
         t.join()
     assert most == 1
+
+
+@pytest.mark.parametrize("holder", ["thread", "process"])
+def test_a_writer_waits_for_the_queue_at_most_its_patience(tmp_path, holder: str):
+    """Another thread of this process, or another process, holds the queue: the writer
+    gives up after `wait_s` (WriteLockTimeout), and gets in once it is free."""
+    path = str(tmp_path / "db.sqlite-writers")
+    queue = WriterQueue(path, wait_s=0.3)
+    taken, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with queue.held():
+            taken.set()
+            release.wait(10)
+
+    if holder == "thread":
+        other = threading.Thread(target=hold)
+        other.start()
+        assert taken.wait(5)
+    else:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    started = time.monotonic()
+    with pytest.raises(WriteLockTimeout), queue.held():
+        pass
+    assert 0.3 <= time.monotonic() - started < 1.5
+    if holder == "thread":
+        release.set()
+        other.join(5)
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+    with queue.held():  # free again
+        pass

@@ -113,3 +113,28 @@ def test_RULES_V1_a_version_1_game_created_is_a_ranked_game_with_a_public_seed()
     assert (old.seed, old.ranked, old.first_seat, old.hints) == ("9", True, 1, True)
     assert old.seed_commitment == commitment("9")
     assert old.initial_lines == created.initial_lines  # the same draws as before
+
+
+def test_RULES_I4_an_online_game_from_before_commitments_began_with_seat_1() -> None:
+    """Issue 37: a version-1 game is re-derived by the rules it was played under (the
+    creator's seat first), not by today's draw, which would refuse it."""
+    seed = next(s for s in range(100)
+                if start_game(_online(s, rules_edition=1))[0].first_seat == 2)
+    (drawn,) = start_game(_online(seed, rules_edition=1))
+    data = {k: v for k, v in drawn.to_dict()["data"].items()
+            if k not in ("seed_commitment", "ranked", "first_seat", "hints", "rules_edition")}
+    old = event_from_dict({"type": "game_created", "v": 1, "data": {**data, "seed": seed}},
+                          strict=True)
+    assert isinstance(old, GameCreated) and old.before_commitments
+    assert not drawn.before_commitments
+    assert (old.first_seat, old.initial_lines) == (1, drawn.initial_lines)
+    events = [old]
+    state = fold(events)
+    for command in (ClaimSeat(2, "Bob"), Advance(1)):
+        made = decide(state, command)
+        events += made
+        state = apply_all(state, made)
+    assert state.turn == 1 and state.stage == 2  # seat 1 moved first
+    assert replay_check(events).version == len(events)
+    with pytest.raises(CorruptStream, match="first_seat 1 \\(the rules give 2\\)"):
+        replay_check([dataclasses.replace(drawn, first_seat=1)])  # a committed game may not

@@ -20,10 +20,12 @@ from ..ai.compact import Board
 from ..events import Event, GameCreated, LinePlaced, StageAdvanced
 from ..fold import apply_in_place, fold
 from ..state import GameState
-from .report import Review, Stage1Review, Stage2Review, TurnReview, summarise
-from .search import STAGE1_NODES, STAGE2_NODES, best_stage1, least_giving
+from .budget import GAME_UNITS, ReviewBudget
+from .passes import Search, Stage1Search, Stage2Search, run_all
+from .report import Review, Stage1Review, TurnReview, summarise
+from .search import STAGE1_NODES, STAGE2_NODES
 
-ALGORITHM = 1  # raise when the review's figures change: `squares review --rebuild`
+ALGORITHM = 2  # raise when the review's figures change: `squares review --rebuild`
 
 
 @dataclass
@@ -47,14 +49,23 @@ class NotFinished(ValueError):
 
 
 def review_game(events: Sequence[Event], stage1_nodes: int = STAGE1_NODES,
-                stage2_nodes: int = STAGE2_NODES) -> Review:
-    """The review of the game these events make (all of them, game over or abandoned)."""
+                stage2_nodes: int = STAGE2_NODES, units: int = GAME_UNITS) -> Review:
+    """The review of the game these events make (all of them, game over or abandoned),
+    within `units` of work (`budget`); each search also within its own limit
+    (`stage1_nodes`, `stage2_nodes`)."""
     if not events or not isinstance(events[0], GameCreated):
         raise NotFinished("a game starts with game_created")
     turns, final = _gather(events)
+    searches: list[Search] = [Stage1Search(t.start, stage1_nodes) for t in turns]
+    searches.append(Stage1Search(final, stage1_nodes))
+    stage2s = {i: Stage2Search(t.before_stage2, t.stage2_slot, stage1_nodes, stage2_nodes)
+               for i, t in enumerate(turns)
+               if t.stage2_slot is not None and t.before_stage2 is not None}
+    searches.extend(stage2s.values())
+    budget = ReviewBudget(units)
+    run_all(searches, budget)
+    bests = [s.best for s in searches[:len(turns) + 1]]
     reviews: list[TurnReview] = []
-    bests = [best_stage1(t.start, None, stage1_nodes) for t in turns]
-    final_best = best_stage1(final, None, stage1_nodes)
     for i, t in enumerate(turns):
         best = bests[i]
         gained = t.gained or 0
@@ -65,28 +76,13 @@ def review_game(events: Sequence[Event], stage1_nodes: int = STAGE1_NODES,
         stage1 = Stage1Review(tuple(t.played), gained, points, best_lines, best.exact)
         stage2 = None
         pieces = None
-        if t.stage2_slot is not None and t.before_stage2 is not None:
-            stage2, gives = _stage2(t.before_stage2, t.stage2_slot, stage1_nodes, stage2_nodes)
+        if i in stage2s:
+            stage2 = stage2s[i].review
             if t.ended_with_pieces:
-                after = bests[i + 1] if i + 1 < len(turns) else final_best
-                pieces = after.points - gives
+                pieces = bests[i + 1].points - stage2.gives
         reviews.append(TurnReview(i + 1, t.round, t.seat, t.start_seq, stage1, stage2, pieces))
     done = tuple(reviews)
-    return Review(ALGORITHM, done, (summarise(1, done), summarise(2, done)))
-
-
-def _stage2(before: Board, slot: int, stage1_nodes: int,
-            stage2_nodes: int) -> tuple[Stage2Review, int]:
-    before.draw(slot)
-    try:
-        given = best_stage1(before, None, stage1_nodes)
-    finally:
-        before.undo(slot)
-    least = least_giving(before, slot, given, stage2_nodes)
-    x, y = before.xy(slot)
-    review = Stage2Review(x, y, given.points, least.points, before.xy(least.slot),
-                          given.exact and least.exact)
-    return review, given.points
+    return Review(ALGORITHM, done, (summarise(1, done), summarise(2, done)), budget.spent)
 
 
 def _gather(events: Sequence[Event]) -> tuple[list[_Turn], Board]:

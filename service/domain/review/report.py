@@ -52,6 +52,11 @@ class TurnReview:
     def lost(self) -> int:
         return self.stage1.lost + (self.stage2.lost if self.stage2 else 0)
 
+    @property
+    def exact(self) -> bool:
+        """False: a search of this turn stopped at the review's budget (approximate)."""
+        return self.stage1.exact and (self.stage2 is None or self.stage2.exact)
+
 
 @dataclass(frozen=True)
 class Mistake:
@@ -82,10 +87,11 @@ class Review:
     algorithm: int
     turns: tuple[TurnReview, ...]
     seats: tuple[SeatSummary, SeatSummary]
+    units: int = 0  # the work units the review spent (`budget`); not part of its JSON
 
     @property
     def exact(self) -> bool:
-        return all(t.stage1.exact and (t.stage2 is None or t.stage2.exact) for t in self.turns)
+        return all(t.exact for t in self.turns)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -141,6 +147,7 @@ def _turn_dict(t: TurnReview) -> dict[str, Any]:
             "better": list(s2.better), "exact": s2.exact},
         "pieces": None if t.pieces is None else {"points": t.pieces},
         "lost": t.lost,
+        "exact": t.exact,
     }
 
 

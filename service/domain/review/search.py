@@ -10,9 +10,10 @@ best is at least 0.
 `best_stage1` searches every such sequence depth first. The value of a position
 depends only on its lines and on the previous line's regular squares, so positions
 reached twice (chains taken in another order) are looked up, not searched again.
-The work is bounded by a node count, never by time, so a review is the same on any
-machine; a search that runs out says so (``exact`` False) and keeps the best
-sequence it has found.
+The work is bounded by a count of work units (lines drawn; `least_giving` also counts
+the slots it tries and the witness lines it draws), never by time, so a review is the
+same on any machine; a search that runs out says so (``exact`` False) and keeps the
+best it has found. `budget` and `passes` share a whole review's units among them.
 """
 
 from __future__ import annotations
@@ -193,9 +194,13 @@ def least_giving(board: Board, played: int, gives: Best, nodes: int = STAGE2_NOD
             break
         if s == played:
             continue
+        if spent + 1 + sum(map(len, witnesses)) > nodes:  # the most this slot's check draws
+            return Least(least, where, False, spent)
         board.draw(s)
         try:
-            if any(takes(board, w) >= least for w in witnesses):
+            covered, drawn = _covered(board, witnesses, least)
+            spent += 1 + drawn
+            if covered:
                 continue
             found = best_stage1(board, None, nodes - spent, enough=least)
         finally:
@@ -212,6 +217,17 @@ def least_giving(board: Board, played: int, gives: Best, nodes: int = STAGE2_NOD
 
 
 WITNESSES = 8
+
+
+def _covered(board: Board, witnesses: list[tuple[int, ...]], least: int) -> tuple[bool, int]:
+    """Whether one of the witnesses still takes at least `least` on `board`, and the
+    most lines that telling drew (the units it costs)."""
+    drawn = 0
+    for w in witnesses:
+        drawn += len(w)
+        if takes(board, w) >= least:
+            return True, drawn
+    return False, drawn
 
 
 def takes(board: Board, lines: tuple[int, ...]) -> int:

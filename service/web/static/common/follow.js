@@ -25,6 +25,9 @@ export const RECONNECTING = "Reconnecting to the live game…";
 export const RETRY_MS = 5000; // after a refused stream (too many open, server busy)
 
 let current = null; // the tab's one follower
+// The live streams' origin when they have one of their own (`squares serve` run bare:
+// its streams port), else "" (the page's own, behind the proxy).
+const LIVE_ORIGIN = document.querySelector('meta[name="squares-live"]')?.content || "";
 
 function parse(data) {
   try {
@@ -64,7 +67,7 @@ class Follower {
 
   open() {
     this.drop();
-    const es = new EventSource(`${this.o.url}?after=${this.o.lastSeq()}${this.o.query || ""}`);
+    const es = new EventSource(`${LIVE_ORIGIN}${this.o.url}?after=${this.o.lastSeq()}${this.o.query || ""}`);
     this.es = es;
     const mine = (fn) => (message) => {
       if (es === this.es) fn(message);

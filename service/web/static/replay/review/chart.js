@@ -37,12 +37,13 @@ export function drawReviewChart(svg, turns, names, onPick) {
   };
   turns.forEach((t, i) => {
     const g = svgEl("g", {
-      class: `review-turn seat-${t.seat}${t.lost > 0 ? " lost" : ""}`,
+      class: `review-turn seat-${t.seat}${t.lost > 0 ? " lost" : ""}${t.exact === false ? " approximate" : ""}`,
       "data-turn": t.turn, "data-start-seq": t.start_seq,
     }, svg);
     const name = names[t.seat] || `Seat ${t.seat}`;
-    svgEl("title", {}, g).textContent = `Turn ${t.turn} (round ${t.round}, ${name}): `
-      + (t.lost > 0 ? lossText(t) : stage1Text(t));
+    const said = t.lost > 0 ? lossText(t) : stage1Text(t);
+    svgEl("title", {}, g).textContent = `Turn ${t.turn} (round ${t.round}, ${name}): ${said}`
+      + (t.exact === false && !said.includes("approximate") ? " (approximate)" : "");
     const x = L + slot * i + (slot - bw) / 2;
     svgEl("rect", { class: "hit", x: L + slot * i, y: T - 12, width: slot, height: CH - BOT - T + 12 }, g);
     bar(g, "best", x, t.stage1.best);

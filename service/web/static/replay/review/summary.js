@@ -64,7 +64,9 @@ export function fillSummary(review, onPick) {
   const byTurn = new Map(review.turns.map((t) => [t.turn, t]));
   for (const seat of review.seats) root.appendChild(seatBox(seat, byTurn, onPick));
   if (!review.exact) {
-    root.appendChild(text("p", "Some searches ran out of time: their best is the best found.", "muted"));
+    const n = review.turns.filter((t) => t.exact === false).length;
+    const which = n === 1 ? "1 turn is" : `${n} turns are`;
+    root.appendChild(text("p", `${which} approximate: their searches stopped at the review's work budget, so their best is the best found.`, "muted review-approximate"));
   }
 }
 

@@ -5,13 +5,15 @@
 import { pt } from "../../common/captions.js";
 const num = (n) => (n < 0 ? `−${-n}` : String(n));
 const points = (n) => `${num(n)} point${n === 1 || n === -1 ? "" : "s"}`;
+/* A search that stopped at the review's work budget: its figures are the best found. */
+const approx = (part) => (part.exact === false ? " (approximate)" : "");
 
 export function stage1Text(t) {
-  return `stage 1 took ${num(t.stage1.gained)} of ${t.stage1.best}`;
+  return `stage 1 took ${num(t.stage1.gained)} of ${t.stage1.best}${approx(t.stage1)}`;
 }
 
 export function stage2Text(t) {
-  return `the stage-2 line gave ${t.stage2.gives}, a line giving ${t.stage2.least_gives} was there`;
+  return `the stage-2 line gave ${t.stage2.gives}, a line giving ${t.stage2.least_gives} was there${approx(t.stage2)}`;
 }
 
 /* "Round 3: stage 1 took 2 of 5"; `turn` is the mistake's turn of the review. */
@@ -35,6 +37,7 @@ export function bestText(t, name) {
   let s = `Turn ${t.turn} (round ${t.round}, ${name}): best stage 1 takes ${t.stage1.best}`;
   if (t.stage1.best_lines.length) s += " (dashed)";
   if (t.stage2) s += ` · stage 2: ${pt(t.stage2.better[0], t.stage2.better[1])} gives ${t.stage2.least_gives} (dotted)`;
+  if (t.exact === false) s += " · approximate: the search stopped at its budget";
   return s;
 }
 

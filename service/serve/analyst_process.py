@@ -1,0 +1,42 @@
+"""The analyst's own process: it follows the ended games and reviews them
+(`service.projections.analyst`), at a lower CPU priority than the servers
+(`NICENESS`), so that a review never takes a request's CPU or thread. One per node
+(``squares serve`` starts it); several on one database take turns by the lease.
+
+    python -m service.serve.analyst_process
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from types import FrameType
+
+NICENESS = 10
+
+
+def main() -> None:
+    from .. import logs
+    from ..config import database_url
+    from ..projections.analyst import Analyst
+    from ..store import EventStore
+
+    os.nice(NICENESS)
+    logs.configure()
+    stop = threading.Event()
+
+    def stopping(_signum: int, _frame: FrameType | None) -> None:
+        stop.set()
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, stopping)
+    store = EventStore.from_url(database_url())
+    try:
+        Analyst(store).run(stop)
+    finally:
+        store.dispose()
+
+
+if __name__ == "__main__":
+    main()

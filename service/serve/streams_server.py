@@ -1,0 +1,62 @@
+"""The streams server: uvicorn runs the live feed's ASGI app (`service.live.app`) in
+one process, one event loop holding every open stream of the node (an open stream
+costs a coroutine and a socket, never a thread).
+
+uvicorn through its public API (`uvicorn.Config`, `uvicorn.Server`), with:
+
+- lifespan on: the app's hub learns that the loop runs, and on SIGTERM ends every
+  stream at once with a last ``retry:`` (`LiveHub.started`), so a stop takes moments;
+- at most `STOP_GRACE_S` for what still runs after that;
+- a concurrency limit a little above the stream cap: past it, 503 at once;
+- client addresses from the socket (``SQUARES_TRUSTED_PROXIES`` is read by the app);
+- no access log of uvicorn's own: the app writes one line per request.
+
+    python -m service.serve.streams_server --host 127.0.0.1 --port 5001
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from ..live import slots
+
+STOP_GRACE_S = 3
+# Longer than a proxy keeps an idle upstream connection (nginx: 4 s in deploy/), so
+# that it never sends a request on one being closed.
+KEEP_ALIVE_S = 75
+CONNECTION_HEADROOM = 1024  # connections beyond the stream cap: preflights, refusals
+
+
+def uvicorn_settings() -> dict[str, Any]:
+    streams = int(os.environ.get("SQUARES_LIVE_TOTAL", slots.PER_PROCESS))
+    return {
+        "lifespan": "on",
+        "proxy_headers": False,
+        "access_log": False,
+        "log_level": "warning",
+        "timeout_graceful_shutdown": STOP_GRACE_S,
+        "timeout_keep_alive": KEEP_ALIVE_S,
+        "limit_concurrency": streams + CONNECTION_HEADROOM,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    import uvicorn
+
+    from .. import logs
+    from ..live.streams import create_streams_app
+
+    parser = argparse.ArgumentParser(description="the live streams server")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    args = parser.parse_args(argv)
+    logs.configure()
+    config = uvicorn.Config(create_streams_app(), host=args.host, port=args.port,
+                            **uvicorn_settings())
+    uvicorn.Server(config).run()
+
+
+if __name__ == "__main__":
+    main()

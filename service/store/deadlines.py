@@ -1,0 +1,116 @@
+"""Client-side deadlines on PostgreSQL round trips: what a frozen server cannot stall.
+
+The server's ``statement_timeout`` ends a slow statement, and TCP keepalives with
+``tcp_user_timeout`` end a connection whose host or network went away (`engine`).
+Neither helps when the server process is frozen (SIGSTOP, a stuck host whose kernel
+still answers): its kernel acknowledges every packet, and the driver waits for an
+answer without limit. So every round trip of a request's engine is watched (a
+statement, a commit or rollback, the pool's pre-ping): one thread looks every
+`TICK_S`, and a round trip past its deadline has its socket shut down. The driver
+then fails at once with a lost connection, which the pool drops and the API answers
+with 503 ``unavailable``; once the server answers again, new connections work.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import Engine, event
+
+TICK_S = 0.25
+
+log = logging.getLogger(__name__)
+
+
+class Watchdog:
+    """Round trips in flight, each with its deadline; one daemon thread cuts the late."""
+
+    def __init__(self, tick_s: float = TICK_S) -> None:
+        self.tick_s = tick_s
+        self.cut = 0  # connections cut so far
+        self._lock = threading.Lock()
+        self._watched: dict[int, tuple[float, Any]] = {}  # id(connection) -> (deadline, it)
+        self._thread: threading.Thread | None = None
+
+    def arm(self, dbapi_connection: Any, seconds: float) -> None:
+        with self._lock:
+            self._watched[id(dbapi_connection)] = (time.monotonic() + seconds, dbapi_connection)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="squares-db-deadlines",
+                                                daemon=True)
+                self._thread.start()
+
+    def disarm(self, dbapi_connection: Any) -> None:
+        with self._lock:
+            self._watched.pop(id(dbapi_connection), None)
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self.tick_s)
+            now = time.monotonic()
+            with self._lock:  # a round trip disarmed meanwhile is not cut: same lock
+                late = [key for key, (deadline, _) in self._watched.items() if deadline <= now]
+                for key in late:
+                    _, dbapi_connection = self._watched.pop(key)
+                    self.cut += 1
+                    _shut_down(dbapi_connection)
+
+
+def _shut_down(dbapi_connection: Any) -> None:
+    try:
+        fd = dbapi_connection.pgconn.socket
+        with socket.socket(fileno=os.dup(fd)) as sock:  # the same socket: shut for all
+            sock.shutdown(socket.SHUT_RDWR)
+    except Exception:  # noqa: BLE001 - already closed: nothing is waiting on it
+        log.debug("a late connection was already closed", exc_info=True)
+        return
+    log.warning("the database did not answer in time: its connection was cut")
+
+
+WATCHDOG = Watchdog()
+
+
+def watch(engine: Engine, statement_s: float, ping_s: float,
+          watchdog: Watchdog = WATCHDOG) -> None:
+    """Watch every round trip of `engine`'s connections: statements and commits or
+    rollbacks for `statement_s`, the pool's pre-ping for `ping_s`."""
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _before(_conn: Any, cursor: Any, *_: Any) -> None:
+        watchdog.arm(cursor.connection, statement_s)
+
+    @event.listens_for(engine, "after_cursor_execute")
+    def _after(_conn: Any, cursor: Any, *_: Any) -> None:
+        watchdog.disarm(cursor.connection)
+
+    @event.listens_for(engine, "handle_error")
+    def _failed(context: Any) -> None:
+        cursor = getattr(context, "cursor", None)  # none while connecting
+        if cursor is not None:
+            watchdog.disarm(cursor.connection)
+
+    dialect = engine.dialect
+    for name, seconds in (("do_commit", statement_s), ("do_rollback", statement_s),
+                          ("do_ping", ping_s)):
+        setattr(dialect, name, _watched(getattr(dialect, name), seconds, watchdog))
+
+
+def _watched(round_trip: Callable[[Any], Any], seconds: float,
+             watchdog: Watchdog) -> Callable[[Any], Any]:
+    """`round_trip(dbapi_connection)` (a `Dialect` method) under a deadline."""
+
+    def watched(dbapi_connection: Any) -> Any:
+        raw = getattr(dbapi_connection, "dbapi_connection", dbapi_connection)  # a pool fairy
+        watchdog.arm(raw, seconds)
+        try:
+            return round_trip(dbapi_connection)
+        finally:
+            watchdog.disarm(raw)
+
+    return watched
