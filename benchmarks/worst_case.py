@@ -73,9 +73,9 @@ def play_one(client: Any, game_id: str, token: str) -> list[tuple[str, float, fl
 
     run("GET game", "GET", url)
     run("GET replay/1", "GET", f"{url}/replay/1")
-    run("GET hint (stage 1)", "GET", f"{url}/hint")
+    run("GET hint (stage 1)", "GET", f"{url}/hint", headers=auth)  # writes hint_used
     run("POST advance (1 -> 2)", "POST", f"{url}/advance", json={}, headers=auth)
-    hint = run("GET hint (stage 2)", "GET", f"{url}/hint")
+    hint = run("GET hint (stage 2)", "GET", f"{url}/hint", headers=auth)
     if hint and hint.get("action") == "line":
         run("POST lines (stage 2)", "POST", f"{url}/lines",
             json={"x": hint["x"], "y": hint["y"]}, headers=auth)

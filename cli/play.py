@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 import click
 
 from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
+from service.domain.ranking import MAIN, TABLES, table_of
 from service.domain.render import render
 from service.domain.start import LEVELS
 from service.domain.state import GameState
@@ -200,4 +201,12 @@ def play(app: AppContext, name: str | None, difficulty: str, seed: int | None, h
         for line in session.result_lines():
             click.echo(line)
         click.echo("")
-        click.echo(high_score_table(services.high_scores(10)))
+        # the game beside the games of its mode and field size (RULES E1, M2)
+        state = session.state
+        mode = state.game.mode if state.game.mode in TABLES else MAIN
+        if table_of(state) is None:
+            click.echo("this game enters no high score table ("
+                       + ("a hint was used" if state.assisted else "a practice game") + ")")
+        entries = services.high_scores(10, height=state.height, width=state.width, mode=mode)
+        click.echo(high_score_table(entries) if entries else
+                   f"the {mode} table of {state.height} x {state.width} is empty")

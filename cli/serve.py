@@ -78,8 +78,10 @@ def serve(app: AppContext, host: str, port: int, live_port: int | None, workers:
 
 
 def _check_settings(port: int, live_port: int) -> str | None:
-    """Why the ports, the logging, metrics or live settings cannot work, or None."""
-    from service import config, logs
+    """Why the ports, the logging, metrics, live or export key settings cannot work, or
+    None. The export key file is created here, at the first start (`export_keys`)."""
+    from service import config, export_keys, logs
+    from service.errors import BadSetting
     from service.serve import app_server, live_url
 
     try:
@@ -87,8 +89,11 @@ def _check_settings(port: int, live_port: int) -> str | None:
         metrics_port = config.metrics_port()
         live_url.configured()
         app_server.header_timeout_s()
+        export_keys.known_secrets()
     except ValueError as exc:
         return str(exc)
+    except BadSetting as exc:
+        return exc.message
     if live_port == port:
         return f"--live-port {live_port} is the app's own port: streams have a port of their own"
     if metrics_port is not None and metrics_port in (port, live_port):

@@ -31,7 +31,7 @@ from service.errors import HintsOff
 
 from .replay import describe
 
-KEYS_HELP = "arrows move · space draw · Enter next stage · h hint · q quit"
+KEYS_HELP = "arrows move · space draw · Enter next stage · h hint (unranks) · q quit"
 MARGIN = 3  # the row numbers' column
 ENTER_KEYS = (10, 13, curses.KEY_ENTER)
 QUIT_KEYS = (ord("q"), ord("Q"))
@@ -220,16 +220,19 @@ class TerminalUI:
     def hint(self) -> None:
         session = self.session
         try:  # an online game's hints are its creator's choice, for the seat to move
-            suggestion = session.services.hint(session.game_id,  # type: ignore[attr-defined]
-                                               session.token)  # type: ignore[attr-defined]
+            hint = session.services.hint(session.game_id,  # type: ignore[attr-defined]
+                                         session.token)  # type: ignore[attr-defined]
         except (RuleViolation, HintsOff) as exc:
             self.screen.say(f"no hint: {exc.message}", 2)
             return
+        suggestion = hint.command
+        unranked = " (this game is now unranked)" if hint.events else ""
         if isinstance(suggestion, PlaceLine):
             self.cursor = Cursor(suggestion.x, suggestion.y, suggestion.x)
-            self.screen.say(f"hint: draw ({suggestion.x}, {suggestion.y}) — the cursor is on it; press space")
+            self.screen.say(f"hint: draw ({suggestion.x}, {suggestion.y}) — the cursor is on "
+                            f"it; press space{unranked}")
         elif isinstance(suggestion, Advance):
-            self.screen.say("hint: press Enter for the next stage")
+            self.screen.say(f"hint: press Enter for the next stage{unranked}")
 
     def handle(self, key: int) -> bool:
         """One key; False to leave."""

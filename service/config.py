@@ -211,3 +211,36 @@ def metrics_host() -> str:
     """The address the metrics listen on: env ``SQUARES_METRICS_HOST`` (default
     127.0.0.1)."""
     return os.environ.get("SQUARES_METRICS_HOST", "").strip() or METRICS_HOST_DEFAULT
+
+
+# -- signed exports (see `service.export_keys` and `service.domain.signing`) ----------
+
+EXPORT_KEY_FILE_NAME = "export.key"
+EXPORT_KEY_MIN = 16  # characters of a secret given in a setting
+
+
+def export_key() -> str | None:
+    """This instance's export secret: env ``SQUARES_EXPORT_KEY`` (the same on every
+    instance of one service), or None to use the key file."""
+    raw = os.environ.get("SQUARES_EXPORT_KEY", "").strip()
+    if raw and len(raw) < EXPORT_KEY_MIN:
+        raise ValueError(f"SQUARES_EXPORT_KEY has fewer than {EXPORT_KEY_MIN} characters")
+    return raw or None
+
+
+def export_key_file() -> Path:
+    """Where the export secret is kept when no setting gives it: env
+    ``SQUARES_EXPORT_KEY_FILE``, else ``export.key`` in the instance directory."""
+    raw = os.environ.get("SQUARES_EXPORT_KEY_FILE", "").strip()
+    return Path(raw) if raw else INSTANCE_DIR / EXPORT_KEY_FILE_NAME
+
+
+def trusted_export_keys() -> list[str]:
+    """Other instances' export secrets whose signed exports import as ranked: env
+    ``SQUARES_TRUSTED_EXPORT_KEYS``, separated by commas."""
+    raw = os.environ.get("SQUARES_TRUSTED_EXPORT_KEYS", "")
+    keys = [key.strip() for key in raw.split(",") if key.strip()]
+    if any(len(key) < EXPORT_KEY_MIN for key in keys):
+        raise ValueError(f"SQUARES_TRUSTED_EXPORT_KEYS: each key has at least "
+                         f"{EXPORT_KEY_MIN} characters")
+    return keys

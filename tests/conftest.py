@@ -66,6 +66,8 @@ def pytest_configure(config: pytest.Config) -> None:
     # directory of whoever runs the tests.
     tokens_dir = tempfile.mkdtemp(prefix="squares-tokens-")
     os.environ.setdefault("SQUARES_TOKENS_FILE", os.path.join(tokens_dir, "tokens.json"))
+    # nor the export key file in the checkout's instance directory (`export_keys`)
+    os.environ.setdefault("SQUARES_EXPORT_KEY_FILE", os.path.join(tokens_dir, "export.key"))
 
 
 def pytest_report_header(config: pytest.Config) -> str:

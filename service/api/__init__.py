@@ -7,8 +7,8 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, render_template
 from flask_smorest import Api
 
-# analysis, feed, online and routes add their endpoints to blp
-from . import analysis, errors, feed, online, routes, statuses  # noqa: F401
+# analysis, feed, highscores, online and routes add their endpoints to blp
+from . import analysis, errors, feed, highscores, online, routes, statuses  # noqa: F401
 from .blueprint import blp
 from .schemas import ErrorSchema, HealthSchema
 

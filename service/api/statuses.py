@@ -58,7 +58,7 @@ _NEVER_VALID = ("out_of_field", "not_a_line_slot", "invalid_name", "invalid_leve
 _NOT_NOW = ("not_your_turn", "wrong_stage", "slot_taken", "stage1_needs_square",
             "stage2_line_done", "stage2_line_missing", "game_over", "game_abandoned",
             "waiting_for_opponent", "seat_taken", "not_waiting", "not_a_computer",
-            "name_confusable", "invalid_reason", "invalid_score")
+            "name_confusable", "invalid_reason", "invalid_score", "not_a_human")
 RULE_ERRORS: dict[str, ErrorKind] = {
     **{code: ErrorKind(code, 422, "a value no game accepts") for code in _NEVER_VALID},
     **{code: ErrorKind(code, 409, "a rule the game's state forbids now")

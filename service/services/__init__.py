@@ -38,9 +38,11 @@ from .results import (
     ClaimedSeat,
     CreatedGame,
     Followed,
+    Hint,
     Invite,
     MoveResult,
     Problem,
+    SignatureReport,
     Waiting,
 )
 from .retention import RetentionService, Sweep
@@ -65,6 +67,7 @@ __all__ = [
     "GameSummary",
     "HighScore",
     "HighScoreNotFound",
+    "Hint",
     "HintsOff",
     "InvalidStream",
     "Invite",
@@ -78,6 +81,7 @@ __all__ = [
     "RuleViolation",
     "ServiceError",
     "Services",
+    "SignatureReport",
     "StepOutOfRange",
     "StoredEvent",
     "Sweep",

@@ -28,6 +28,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from .. import metrics
 from ..domain.events import Event
 from ..domain.fold import apply_all, fold
+from ..domain.ranking import HERE
 from ..domain.state import CorruptStream, GameState
 from ..errors import VersionConflict
 from .checkpoints import CheckpointRepository
@@ -98,18 +99,21 @@ class UnitOfWork:
     # writing ------------------------------------------------------------------
     def add_game(self, game_id: str, events: Sequence[Event], state: GameState, *,
                  token_hash: str, token_salt: str, creator: str | None = None,
-                 seed_secret: str | None = None) -> list[StoredEvent]:
+                 seed_secret: str | None = None, origin: str = HERE,
+                 signature: str | None = None) -> list[StoredEvent]:
         """Store a new game: its first events, its row and any high scores;
         `creator`: the keyed hash of the address that created it (API games);
-        `seed_secret`: a ranked game's secret seed."""
+        `seed_secret`: a ranked game's secret seed; `origin` and `signature`: where
+        an imported game comes from (`domain.ranking`) and the signature it came with."""
         if state.version != len(events):
             raise ValueError("the state must be the fold of the events")
         stored = _stamp(game_id, 0, events)
-        self.games.add(summary_of(game_id, state, stored), token_hash=token_hash,
-                       token_salt=token_salt, creator=creator, seed_secret=seed_secret)
+        self.games.add(summary_of(game_id, state, stored, origin), token_hash=token_hash,
+                       token_salt=token_salt, creator=creator, seed_secret=seed_secret,
+                       signature=signature)
         self.events.insert(stored)
         self.events.announce(game_id, stored[-1].seq)
-        self.high_scores.record(stored, state)
+        self.high_scores.record(stored, state, origin)
         self.snapshots.put(game_id, state.copy())
         self.appended.append(([s.event for s in stored], state.game.mode))
         return stored

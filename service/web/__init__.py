@@ -32,7 +32,6 @@ bp = Blueprint("web", __name__, template_folder="templates", static_folder="stat
                static_url_path="/assets")
 
 GAMES_PER_PAGE = 20
-HIGH_SCORES_SHOWN = 100
 MAX_PAGE = (2**31 - 1) // GAMES_PER_PAGE  # the offset stays a 32-bit integer
 
 
@@ -43,14 +42,14 @@ def page_settings() -> dict[str, Any]:
     return {"name_max": NAME_MAX, "live_origin": live_origin()}
 
 
-def _services() -> Services:
+def page_services() -> Services:
     services: Services = current_app.extensions["squares"]
     return services
 
 
 def _summary_or_404(game_id: str) -> GameSummary:
     try:
-        return _services().get_summary(game_id)
+        return page_services().get_summary(game_id)
     except GameNotFound:
         abort(404)
 
@@ -73,7 +72,7 @@ def join(game_id: str) -> str:
     """An online game's invite link: the friend gives a name and claims the open
     seat with the code in the link's #fragment (never sent to the server)."""
     try:
-        summary, state = _services().get_game(game_id)
+        summary, state = page_services().get_game(game_id)
     except GameNotFound:
         abort(404)
     # who moves first (an online game's seat is drawn from its seed) and whether the
@@ -93,19 +92,19 @@ def games() -> str:
     if not 1 <= page <= MAX_PAGE:
         abort(400, description=f"page must be a number from 1 to {MAX_PAGE}")
     player = (request.args.get("player") or "").strip() or None
-    rows, total = _services().list_games(
+    rows, total = page_services().list_games(
         player=player, limit=GAMES_PER_PAGE, offset=(page - 1) * GAMES_PER_PAGE
     )
     pages = max(1, -(-total // GAMES_PER_PAGE))
     return render_template(
         "games.html", active="games", games=rows, total=total, page=page, pages=pages,
-        player=player, accuracies=_services().accuracies(g.game_id for g in rows),
+        player=player, accuracies=page_services().accuracies(g.game_id for g in rows),
     )
 
 
 @bp.get("/games/<game_id>")
 def replay(game_id: str) -> str:
-    services = _services()
+    services = page_services()
     try:
         summary = services.get_summary(game_id)
         series = services.score_series(game_id)
@@ -156,7 +155,7 @@ def _live_games() -> dict[str, Any]:
     ``SQUARES_ABANDON_AFTER`` ago, is left out even before the sweep abandons it),
     each row with the texts the page shows, so that the first paint (Jinja) and
     the updates (live/main.js, from `/live.json`) show the same."""
-    rows, total = _services().list_games(status="active", limit=LIVE_GAMES_SHOWN,
+    rows, total = page_services().list_games(status="active", limit=LIVE_GAMES_SHOWN,
                                          by_last_move=True)
     shown = len(rows)
     caption = (f"{total} game{'' if total == 1 else 's'} being played, the latest move first"
@@ -170,6 +169,7 @@ def _live_row(g: GameSummary) -> dict[str, Any]:
         "version": g.version,
         "round": g.round,
         "ranked": g.ranked,
+        "assisted": g.assisted,
         "player_name": g.player_name,
         "second_seat": second_seat(g),
         "score1": g.score1,
@@ -203,12 +203,8 @@ def live_json() -> Response:
     return response.make_conditional(request)
 
 
-FIELD_SIZES = ((19, 33), (15, 25), (11, 17), (9, 13), (7, 9))  # the start form's sizes
-
-
 def field_size(row: Any) -> str:
-    """A game's or a high score's field as "19 × 33"; "—" when it is not known (the
-    default entries of the table; rows read before the field size was stored)."""
+    """A game's or a high score's field as "19 × 33"; "—" when it is not known."""
     height, width = getattr(row, "height", None), getattr(row, "width", None)
     return f"{height} × {width}" if height and width else "—"
 
@@ -242,36 +238,4 @@ def game_accuracy(accuracies: dict[str, tuple[int, int]], game_id: str) -> str:
     return "—" if found is None else f"acc. {found[0]} % / {found[1]} %"
 
 
-@bp.app_template_global("entry_accuracy")
-def entry_accuracy(accuracies: dict[str, tuple[int, int]], entry: Any) -> str:
-    """A high score's accuracy (its seat's in the game's review), "87 %"; "—" until
-    the game is reviewed and for the entries without a game."""
-    found = accuracies.get(entry.game_id or "")
-    return "—" if found is None or not entry.seat else f"{found[entry.seat - 1]} %"
-
-
-def _size_arg() -> tuple[int, int] | None:
-    """``?size=19x33`` as (height, width); None for none or a malformed one."""
-    raw = request.args.get("size") or ""
-    parts = raw.lower().split("x")
-    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 3 for p in parts):
-        return None
-    return int(parts[0]), int(parts[1])
-
-
-@bp.get("/highscores")
-def highscores() -> str:
-    size = _size_arg()
-    services = _services()
-    if size is None:
-        entries = services.high_scores(limit=HIGH_SCORES_SHOWN)
-    else:
-        entries = services.high_scores(limit=HIGH_SCORES_SHOWN, height=size[0], width=size[1])
-    sizes = list(FIELD_SIZES)
-    if size is not None and size not in sizes:
-        sizes.append(size)
-    accuracies = services.accuracies(e.game_id for e in entries if e.game_id)
-    return render_template(
-        "highscores.html", active="highscores", entries=entries,
-        game=request.args.get("game"), size=size, sizes=sizes, accuracies=accuracies,
-    )
+from . import highscores  # noqa: E402, F401  (its page registers on bp)

@@ -168,7 +168,7 @@ def _move(client: CheckedClient, game_id: str, auth: dict[str, str]) -> Any:
     """Play the hint's move (a line or the end of a stage) at the current version."""
     state = state_of(client, game_id)
     assert not state["over"]
-    hint = client.get(f"/api/games/{game_id}/hint").get_json()
+    hint = client.get(f"/api/games/{game_id}/hint", headers=auth).get_json()
     body: dict[str, Any] = {"expected_version": state["version"]}
     if hint["action"] == "line":
         body.update(x=hint["x"], y=hint["y"])

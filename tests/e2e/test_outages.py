@@ -134,7 +134,7 @@ def play(port: int, index: int, stop: threading.Event, answers: list[Answer],
             while not state["over"] and not stop.is_set() and budget > 0:
                 budget -= 3
                 body: dict[str, Any] = {"expected_version": state["version"]}
-                hint = client.call("hint", "GET", f"{base}/hint")
+                hint = client.call("hint", "GET", f"{base}/hint", token=token)
                 if hint.status == 200 and hint.data["action"] == "line":
                     body.update(x=hint.data["x"], y=hint.data["y"])
                 elif hint.status != 200 and state["legal"]["lines"]:

@@ -60,7 +60,7 @@ class ReferencePlayer:
         seat = state.turn
         if state.over or state.stage == 3 or (state.stage == 2 and state.stage2_line_placed):
             return Advance(seat)
-        rng = game_rng(state.seed(), state.version, "ai:reference")
+        rng = game_rng(state.seed(), state.rng_version, "ai:reference")
         board = Board.of(state)
         w = state.width
         if state.stage == 1:
