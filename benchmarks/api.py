@@ -40,7 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from service.app import create_app
+from service.http.app import create_app
 from service.services import Services
 from service.store import migrate
 from squares_testing import results as _results

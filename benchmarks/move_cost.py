@@ -163,8 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     games = args.games or (6 if args.quick else 60)
 
-    from service import lifecycle
-    from service.app import create_app
+    from service.http.app import create_app
+    from service.ops import lifecycle
     from service.store import migrate
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -29,12 +29,13 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any
 
-from service import lifecycle, security
-from service.app import create_app
 from service.domain.ai import worst
 from service.domain.events import Seat
 from service.domain.fold import fold
 from service.domain.start import LEVELS
+from service.http.app import create_app
+from service.ops import lifecycle
+from service.services import security
 from service.store import migrate
 from squares_testing import results as _results
 

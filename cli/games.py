@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from service.domain.render import render, render_board
-from service.durations import parse_duration
+from service.ops.durations import parse_duration
 from service.services import GameSummary, SignatureReport
 
 from .context import AppContext, pass_app

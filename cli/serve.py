@@ -39,7 +39,8 @@ def serve(app: AppContext, host: str, port: int, live_port: int | None, workers:
     """Serve the game over HTTP (migrates the database first): the app server on
     --port, the live streams on --live-port, and the analyst that reviews ended games.
     Stops on SIGTERM or Ctrl-C."""
-    from service import config, logs
+    from service import config
+    from service.ops import logs
     from service.serve import app_server, live_url, metrics_server, supervisor
 
     live_port = port + 1 if live_port is None else live_port
@@ -80,8 +81,9 @@ def serve(app: AppContext, host: str, port: int, live_port: int | None, workers:
 def _check_settings(port: int, live_port: int) -> str | None:
     """Why the ports, the logging, metrics, live or export key settings cannot work, or
     None. The export key file is created here, at the first start (`export_keys`)."""
-    from service import config, export_keys, logs
+    from service import config, export_keys
     from service.errors import BadSetting
+    from service.ops import logs
     from service.serve import app_server, live_url
 
     try:
@@ -110,7 +112,7 @@ def _prepare_metrics_dir(served: bool) -> None:
     ``PROMETHEUS_MULTIPROC_DIR``, which the metrics server sums: a fresh directory of
     our own (removed at exit), or the one given, emptied of an earlier run's files.
     Without, each process counts in memory alone."""
-    from service.metrics import MULTIPROC_DIR_ENV
+    from service.ops.metrics import MULTIPROC_DIR_ENV
 
     if not served:
         os.environ.pop(MULTIPROC_DIR_ENV, None)
@@ -128,7 +130,7 @@ def _prepare_metrics_dir(served: bool) -> None:
 def _remove_own_metrics_dir() -> None:
     import shutil
 
-    from service.metrics import MULTIPROC_DIR_ENV
+    from service.ops.metrics import MULTIPROC_DIR_ENV
 
     directory = os.environ.get(MULTIPROC_DIR_ENV)
     if directory and os.environ.get(OWNED_DIR_ENV) == "1":

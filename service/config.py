@@ -20,7 +20,7 @@ from pathlib import Path
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
-from .durations import parse_duration
+from .ops.durations import parse_duration
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 """The repository root in a checkout (in an installed wheel: site-packages)."""

@@ -138,14 +138,14 @@ def sqlite_database_url(sqlite_template: Path, tmp_path: Path) -> str:
 
 def make_app(url: str) -> Flask:
     """The real application (API + pages) on `url`, whose schema must exist already."""
-    from service.app import create_app
+    from service.http.app import create_app
 
     return create_app({"TESTING": True, "DATABASE_URL": url})
 
 
 def close_app(app: Flask) -> None:
     """Let go of what the app opened (its threads, its database engine)."""
-    from service import lifecycle
+    from service.ops import lifecycle
 
     lifecycle.close(app)
 

@@ -54,7 +54,7 @@ HEALTH_PATHS = {
 
 
 def _document_health(app: Flask, api: Api) -> None:
-    """`/healthz` and `/readyz` live in `service.app` (outside the blueprint); the
+    """`/healthz` and `/readyz` live in `service.http.app` (outside the blueprint); the
     document names them too."""
     for rule in app.url_map.iter_rules():
         if rule.rule not in HEALTH_PATHS:

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Response, jsonify
 
-from ..headers import no_store
+from ..http.headers import no_store
 from . import schemas as s
 from .blueprint import blp, checked_game_id, current_services, error_responses
 from .views import event_view, state_view

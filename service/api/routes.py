@@ -13,7 +13,7 @@ from flask import Response, current_app, jsonify, request, url_for
 
 from ..domain.render import render
 from ..errors import GameNotFound, StepOutOfRange
-from ..headers import no_store
+from ..http.headers import no_store
 from ..services import MoveResult
 from . import schemas as s
 from .blueprint import (

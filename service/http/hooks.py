@@ -16,8 +16,8 @@ import time
 
 from flask import Flask, Response, g
 
-from .. import access_log, headers
-from ..limits import RateLimits
+from . import access_log, headers
+from .limits import RateLimits
 
 
 def init_app(app: Flask, limits: RateLimits) -> None:

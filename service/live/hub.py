@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
-from .. import config, metrics, security
+from .. import config
+from ..ops import metrics
+from ..services import security
 from ..store import EventStore
 from .feed import Feed
 from .reads import Page, SharedReads

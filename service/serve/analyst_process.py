@@ -17,8 +17,8 @@ NICENESS = 10
 
 
 def main() -> None:
-    from .. import logs
     from ..config import database_url
+    from ..ops import logs
     from ..projections.analyst import Analyst
     from ..store import EventStore
 

@@ -10,7 +10,7 @@ thread. Open live streams are the streams server's, never a thread's here.
 What it guards against by itself, run bare: request headers that take longer than
 ``SQUARES_HEADER_TIMEOUT_S`` (default `HEADER_TIMEOUT_S`: the connection is closed),
 headers larger than about twice `READ_BUFFER_BYTES` (431), a URL over its limit
-(414), a body over the app's 64 KiB (413, `service.app`); idle connections hold no
+(414), a body over the app's 64 KiB (413, `service.http.app`); idle connections hold no
 thread. What needs the proxy in front (``deploy/nginx.conf``): a client that sends
 its body slowly holds one of the worker's threads until the body is whole (nginx
 reads whole bodies before it passes a request on), and the refusals above come
@@ -32,8 +32,8 @@ STOP_GRACE_S = 3  # requests still running then are cut off (ours take well unde
 
 def create() -> Any:
     """The WSGI app of one worker (granian's ``--factory`` target)."""
-    from .. import logs
-    from ..app import create_app
+    from ..http.app import create_app
+    from ..ops import logs
 
     logs.configure()
     return create_app()

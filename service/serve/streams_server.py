@@ -45,8 +45,8 @@ def uvicorn_settings() -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> None:
     import uvicorn
 
-    from .. import logs
     from ..live.streams import create_streams_app
+    from ..ops import logs
 
     parser = argparse.ArgumentParser(description="the live streams server")
     parser.add_argument("--host", default="127.0.0.1")

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from .. import security
 from ..domain import signing
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, FieldSizeError, geometry
 from ..domain.commands import RuleViolation
@@ -19,6 +18,7 @@ from ..errors import GameExists, GameNotFound
 from ..export_keys import known_secrets, own_key_id, own_secret
 from ..store import HighScore, UnitOfWork
 from ..store.games import summary_of
+from . import security
 from .base import ServiceBase, computer_owes_a_turn
 from .names import refuse_look_alike, refuse_look_alike_seats
 from .results import Problem, SignatureReport, Waiting

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Self, TypeVar
 
-from .. import config, metrics, security
+from .. import config
 from ..domain import ai
 from ..domain.commands import Abandon
 from ..domain.events import Event
@@ -19,7 +19,9 @@ from ..domain.retention import abandon_reason
 from ..domain.rules import decide
 from ..domain.state import GameState
 from ..errors import BadSetting, TokenInvalid, TokenMissing, VersionConflict
+from ..ops import metrics
 from ..store import REQUEST, EventStore, Patience, StoredGame, UnitOfWork, make_engine, utcnow
+from . import security
 from .hints import HintCache
 from .results import MoveResult
 

@@ -25,7 +25,7 @@ import uuid
 from collections.abc import Callable
 from functools import partial
 
-from .. import config, metrics, security
+from .. import config
 from ..domain import ai
 from ..domain.commands import Advance, Command, NewGame, PlaceLine, RuleViolation, UseHint
 from ..domain.fold import apply_all
@@ -34,7 +34,9 @@ from ..domain.seeds import new_seed
 from ..domain.start import start_game, start_state
 from ..domain.state import GameState
 from ..errors import HintsOff, NotComputerTurn, TooManyGames, VersionConflict
+from ..ops import metrics
 from ..store import StoredEvent, StoredGame, UnitOfWork
+from . import security
 from .base import computer_owes_a_turn, is_computer_turn
 from .hints import HintCache
 from .names import refuse_look_alike_seats

@@ -25,12 +25,12 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
-from .. import metrics
 from ..domain.events import Event
 from ..domain.fold import apply_all, fold
 from ..domain.ranking import HERE
 from ..domain.state import CorruptStream, GameState
 from ..errors import VersionConflict
+from ..ops import metrics
 from .checkpoints import CheckpointRepository
 from .engine import REQUEST, Patience, make_engine, patience_of, write_engine
 from .events import EventRepository, SequenceTaken, StoredEvent

@@ -25,7 +25,7 @@ from flask import (
 
 from ..domain.names import NAME_MAX
 from ..errors import GameNotFound
-from ..headers import live_origin
+from ..http.headers import live_origin
 from ..services import GameSummary, Services
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from service.app import MAX_BODY_BYTES
+from service.http.app import MAX_BODY_BYTES
 from service.services import Services
 
 from .helpers import CheckedClient, assert_error, bearer, create_game, snapshot

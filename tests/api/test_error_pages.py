@@ -23,7 +23,7 @@ from flask import Flask
 from werkzeug.exceptions import Gone, TooManyRequests
 from werkzeug.test import TestResponse
 
-from service.app import create_app
+from service.http.app import create_app
 from tests.conftest import close_app
 
 from .helpers import CheckedClient, assert_error

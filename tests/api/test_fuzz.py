@@ -36,8 +36,8 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
 )
 
-from service.app import create_app
-from service.limits import DEFAULT_LIMITS
+from service.http.app import create_app
+from service.http.limits import DEFAULT_LIMITS
 from service.services import Services
 from service.store import migrate
 from tests.factories import GameFactory

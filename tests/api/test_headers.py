@@ -2,7 +2,7 @@
 the pages' and the API's errors (400, 401, 403, 404, 405, 413, 429, 500), static
 files (also a 304), HEAD and OPTIONS.
 
-The expected values are spelled out here (not imported from `service.headers`) so
+The expected values are spelled out here (not imported from `service.http.headers`) so
 that a change to the policy has to change this test too.
 """
 
@@ -211,7 +211,7 @@ def test_head_and_options_have_the_headers(client: CheckedClient, method: str,
 
 
 def test_a_rate_limited_429_has_the_headers(sqlite_database_url: str) -> None:
-    from service.app import create_app
+    from service.http.app import create_app
     from tests.conftest import close_app
 
     app = create_app({"TESTING": True, "DATABASE_URL": sqlite_database_url,

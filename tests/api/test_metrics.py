@@ -1,4 +1,4 @@
-"""The metrics an operator reads (`service.metrics`), counted by the app in-process:
+"""The metrics an operator reads (`service.ops.metrics`), counted by the app in-process:
 each test reads a metric before and after what it does, in prometheus_client's
 default registry (the one each server process records into)."""
 
@@ -13,7 +13,7 @@ from flask import Flask
 from prometheus_client import REGISTRY
 from sqlalchemy import exc as sa_exc
 
-from service.app import create_app
+from service.http.app import create_app
 from service.live.slots import StreamSlots
 from service.services import Services
 from tests.conftest import close_app

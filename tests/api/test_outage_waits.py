@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.app import create_app
+from service.http.app import create_app
 from service.store import REQUEST, migrate
 from squares_testing.throwaway_postgres import Cluster, cluster
 from tests.conftest import close_app

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service import logs
-from service.app import create_app
+from service.http.app import create_app
+from service.ops import logs
 from tests.conftest import close_app
 
 PROXY = {"REMOTE_ADDR": "10.0.0.2"}  # the proxy's own address: every request's peer

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.app import create_app
 from service.domain import ai
+from service.http.app import create_app
 from service.services import Services
 from service.store import downgrade
 from service.store.migrations import head_revisions

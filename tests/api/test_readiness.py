@@ -23,7 +23,7 @@ from sqlalchemy import exc as sa_exc
 from service.api.errors import database_outage
 from service.api.statuses import OUTAGE_RETRY_AFTER_S as RETRY_AFTER_S
 from service.api.statuses import UNAVAILABLE_MESSAGE
-from service.app import create_app
+from service.http.app import create_app
 from service.services import Services
 from service.store import downgrade
 from service.store.migrations import head_revisions

@@ -27,7 +27,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from service.app import create_app
+from service.http.app import create_app
 from squares_testing.net import free_port
 from squares_testing.throwaway_redis import throwaway_redis
 from tests.conftest import close_app
@@ -184,6 +184,6 @@ def test_without_the_fallback_a_dead_redis_lets_requests_through(
     monkeypatch.setenv("SQUARES_RATELIMIT_FALLBACK", "0")
     apps = make_apps(f"redis://127.0.0.1:{free_port()}", count=1)  # nothing listens
     client = clients(apps, new_address())[0]
-    with caplog.at_level(logging.ERROR, logger="service.limits"):
+    with caplog.at_level(logging.ERROR, logger="service.http.limits"):
         assert [create(client).status_code for _ in range(LIMIT + 2)] == [201] * (LIMIT + 2)
     assert "Failed to rate limit" in caplog.text

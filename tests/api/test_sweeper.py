@@ -1,4 +1,4 @@
-"""The background retention sweep (`service.sweeper`): one daemon thread per server
+"""The background retention sweep (`service.ops.sweeper`): one daemon thread per server
 process, jittered, surviving a failed sweep; off for TESTING apps and at 0."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from flask import Flask
 
-from service import sweeper
+from service.ops import sweeper
 from service.services import Sweep
 from service.store import utcnow
 from tests.conftest import services_of

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.app import create_app
 from service.domain.commands import NewGame
 from service.domain.players import Greedy
+from service.http.app import create_app
 from service.services.streams import to_jsonl
 from squares_testing.play import flask_send, own_move, play_out
 from tests.conftest import close_app, services_of

@@ -25,7 +25,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import expect
 
-from service.app import create_app
+from service.http.app import create_app
 from service.services import Services
 from service.store import utcnow
 from squares_testing.inprocess import app_server

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.app import create_app
+from service.http.app import create_app
 from service.live.hub import LiveHub
 from service.services import Services
 from squares_testing.inprocess import streams_server

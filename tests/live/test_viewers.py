@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from service import config, security
+from service import config
 from service.live.feed import Feed
 from service.live.viewers import Viewers
+from service.services import security
 from service.store import EventStore, make_engine, utcnow
 from service.store.schema import viewers_table
 from service.store.viewers import ViewerRepository

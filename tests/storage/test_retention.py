@@ -11,11 +11,11 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy import func, select, update
 
-from service import config, security
+from service import config
 from service.domain.commands import RuleViolation
 from service.domain.events import GameAbandoned
 from service.errors import GameNotFound, InviteExpired, TooManyGames
-from service.services import CreatedGame, Services
+from service.services import CreatedGame, Services, security
 from service.store import (
     EventStore,
     downgrade,

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from . import request_ids
+from ..http import request_ids
 
 FORMATS = ("text", "json")
 FORMAT_ENV = "SQUARES_LOG_FORMAT"

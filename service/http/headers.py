@@ -47,7 +47,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request
 
-from .serve import live_url
+from ..serve import live_url
 
 CSP_DIRECTIVES: dict[str, str] = {
     "default-src": "'self'",

@@ -36,11 +36,11 @@ from contextlib import contextmanager
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, multiprocess
 
-from .domain.ai import budget as ai_budget
-from .domain.commands import Command
-from .domain.events import Event, GameAbandoned, GameCreated, GameOver
-from .domain.players import Strategy
-from .domain.state import GameState
+from ..domain.ai import budget as ai_budget
+from ..domain.commands import Command
+from ..domain.events import Event, GameAbandoned, GameCreated, GameOver
+from ..domain.players import Strategy
+from ..domain.state import GameState
 
 MULTIPROC_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
 

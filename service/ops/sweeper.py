@@ -27,7 +27,7 @@ import random
 import threading
 from typing import Any
 
-from . import config
+from .. import config
 
 log = logging.getLogger(__name__)
 

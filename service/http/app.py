@@ -8,12 +8,13 @@ from typing import Any
 from flask import Flask, jsonify
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import api, headers, lifecycle, limits, sweeper, web
-from .api.errors import api_error
-from .config import database_url, invite_ttl_seconds, trusted_proxies
-from .http import hooks
-from .http.json import FastJSON
-from .services import Services
+from .. import api, web
+from ..api.errors import api_error
+from ..config import database_url, invite_ttl_seconds, trusted_proxies
+from ..ops import lifecycle, sweeper
+from ..services import Services
+from . import headers, hooks, limits
+from .json import FastJSON
 
 MAX_BODY_BYTES = 64 * 1024
 

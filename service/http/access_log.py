@@ -19,8 +19,9 @@ import time
 
 from flask import Response, g, request
 
-from . import metrics, request_ids
-from .logs import ACCESS_LOGGER
+from ..ops import metrics
+from ..ops.logs import ACCESS_LOGGER
+from . import request_ids
 
 log = logging.getLogger(ACCESS_LOGGER)
 
