@@ -98,7 +98,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/worst.db"
         migrate(url)
-        app = create_app({"DATABASE_URL": url, "RATELIMIT_ENABLED": False})
+        app = create_app({"DATABASE_URL": url, "SQUARES_RATELIMIT_ENABLED": "0"})
         client = app.test_client()
         for height, width in sizes:
             for kind in worst.KINDS:

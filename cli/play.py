@@ -18,7 +18,6 @@ game, while the other one moves.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import IO
 from urllib.parse import urlsplit
@@ -33,7 +32,7 @@ from service.domain.state import GameState
 from service.errors import GameNotFound, ServiceError
 from service.services import Services
 
-from .context import AppContext, pass_app
+from .context import AppContext, current_settings, pass_app
 from .highscores import high_score_table
 from .output import CliFailure
 from .session import HELP, Session
@@ -90,7 +89,7 @@ def open_session(services: Services, resume: str, token: str | None, stdin: IO[s
 def use_tui(stdin: IO[str], plain: bool) -> bool:
     if plain or not (stdin.isatty() and sys.stdout.isatty()):
         return False
-    return os.environ.get("TERM", "dumb") not in ("", "dumb")
+    return current_settings().terminal not in ("", "dumb")
 
 
 def check_base_url(value: str) -> str:

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import contextlib
 import curses
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from cli.context import current_settings
 from service.domain.commands import Advance, PlaceLine, RuleViolation
 from service.domain.events import OWNERLESS, SEAT_LETTERS, Event
 from service.domain.fold import apply_in_place
@@ -42,10 +42,7 @@ POLL_MS = 500  # how often an online game is re-read while the other seat moves
 
 def step_delay() -> float:
     """Seconds between the computer's events on screen (``SQUARES_TUI_DELAY``)."""
-    try:
-        return max(0.0, min(2.0, float(os.environ.get("SQUARES_TUI_DELAY", "0.12"))))
-    except ValueError:
-        return 0.12
+    return current_settings().tui_delay_s
 
 
 @dataclass
@@ -287,10 +284,10 @@ class TerminalUI:
 
 def run_tui(session: object) -> bool:
     """Play `session` in curses; True if the game ended, False if the player quit."""
-    os.environ.setdefault("ESCDELAY", "25")
     result: list[bool] = []
 
     def main(stdscr: curses.window) -> None:
+        curses.set_escdelay(25)  # ms curses waits after ESC for an escape sequence
         result.append(TerminalUI(session, stdscr).run())
 
     curses.wrapper(main)

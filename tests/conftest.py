@@ -41,6 +41,7 @@ from click.testing import CliRunner, Result
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.ops import settings
 from service.services import Services
 from service.store import migrate
 from tests.databases import (
@@ -201,7 +202,7 @@ def client(app: Flask) -> FlaskClient:
 
 @pytest.fixture
 def runner(app: Flask) -> SquaresRunner:
-    return SquaresRunner(app.config["DATABASE_URL"])
+    return SquaresRunner(settings.of_app(app).database_url)
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from flask import Response, current_app, jsonify, request, url_for
 from ..domain.render import render
 from ..errors import GameNotFound, StepOutOfRange
 from ..http.headers import no_store
+from ..ops import settings
 from ..services import MoveResult
 from . import schemas as s
 from .blueprint import (
@@ -66,7 +67,7 @@ def create_game(body: dict[str, Any]) -> Response:
 def _invite_url(game_id: str, code: str) -> str:
     """The join page with the code in its #fragment, on ``SQUARES_PUBLIC_URL`` when
     set (the address players use, e.g. behind a proxy), else on this request's host."""
-    public = current_app.config.get("SQUARES_PUBLIC_URL", "").rstrip("/")
+    public = settings.of_app(current_app).public_url
     page = (public + url_for("web.join", game_id=game_id) if public
             else url_for("web.join", game_id=game_id, _external=True))
     return f"{page}#code={code}"

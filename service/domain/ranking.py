@@ -21,6 +21,16 @@ from .state import GameState
 MAIN = "vs_computer"  # the table of games against the computer, shown first
 TABLES = (MAIN, *HUMAN_MODES)
 
+# RULES E2: the table a new database holds (the default field's; a migration makes it).
+DEFAULT_HIGH_SCORES: tuple[tuple[str, int], ...] = (
+    ("Eda Fırat", 200),
+    ("Tarık Yolcu", 325),
+    ("Sinem Okur", 153),
+    ("Ali Okyanus", 26),
+    ("Deniz Vadi", 85),
+)
+DEFAULT_HIGH_SCORE_DIFFICULTY = "default"
+
 # Where a stored game comes from.
 HERE = "here"
 SIGNED = "signed"

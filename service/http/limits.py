@@ -2,8 +2,8 @@
 
 One check a limited request, before its view: a fixed-window count by (endpoint's
 scope, address), in this process's memory or in a storage of the `limits` library
-that every process shares (`limits.strategies.FixedWindowRateLimiter`). Each app gets its own `RateLimits`, and the limits are
-read from the app's config, which defaults to the environment:
+that every process shares (`limits.strategies.FixedWindowRateLimiter`). Each app gets its own `RateLimits`, from its settings
+(`service.ops.settings.RateLimitSettings`):
 
 - ``SQUARES_LIMIT_CREATE`` (default ``30 per minute``): ``POST /api/games`` and claims
 - ``SQUARES_LIMIT_HINT`` (default ``60 per minute``): ``GET /api/games/{id}/hint``
@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import threading
 import time
 from dataclasses import dataclass
@@ -44,21 +43,18 @@ from limits.storage import Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
+from ..ops.settings import RateLimitSettings
+
 log = logging.getLogger(__name__)
 
-DEFAULT_LIMITS = {
-    "SQUARES_LIMIT_CREATE": "30 per minute",
-    "SQUARES_LIMIT_HINT": "60 per minute",
-    "SQUARES_LIMIT_MOVE": "300 per minute",
-}
-# endpoint -> the config key of its limit (endpoints with the same key share a count)
+# endpoint -> its limit among the settings (endpoints with the same one share a count)
 LIMITED_ENDPOINTS = {
-    "api.create_game": "SQUARES_LIMIT_CREATE",
-    "api.claim": "SQUARES_LIMIT_CREATE",
-    "api.hint": "SQUARES_LIMIT_HINT",
-    "api.place_line": "SQUARES_LIMIT_MOVE",
-    "api.advance": "SQUARES_LIMIT_MOVE",
-    "api.computer_turn": "SQUARES_LIMIT_MOVE",
+    "api.create_game": "create",
+    "api.claim": "create",
+    "api.hint": "hint",
+    "api.place_line": "move",
+    "api.advance": "move",
+    "api.computer_turn": "move",
 }
 FIRST_RETRY_S = 1.0
 MAX_RETRY_S = 32.0
@@ -222,25 +218,16 @@ class RateLimits:
         return response
 
 
-def init_app(app: Flask) -> RateLimits:
+def init_app(app: Flask, settings: RateLimitSettings) -> RateLimits:
     """The app's limits on `LIMITED_ENDPOINTS` (``app.extensions["squares_limits"]``;
     call after the blueprints are registered)."""
-    for key, default in DEFAULT_LIMITS.items():
-        app.config.setdefault(key, os.environ.get(key, default))
-    app.config.setdefault("RATELIMIT_STORAGE_URI",
-                          os.environ.get("SQUARES_RATELIMIT_STORAGE_URI", "memory://"))
-    app.config.setdefault("RATELIMIT_ENABLED",
-                          os.environ.get("SQUARES_RATELIMIT_ENABLED", "1") != "0")
-    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED",
-                          os.environ.get("SQUARES_RATELIMIT_FALLBACK", "1") != "0")
-    uri = app.config["RATELIMIT_STORAGE_URI"]
     options: dict[str, Any] = {}
-    if uri.startswith(("redis", "valkey")):
-        timeout = float(os.environ.get("SQUARES_RATELIMIT_STORAGE_TIMEOUT", "0.5"))
+    if settings.storage_uri.startswith(("redis", "valkey")):
+        timeout = settings.storage_timeout_s
         options = {"socket_connect_timeout": timeout, "socket_timeout": timeout}
-    counts = Counts(uri, options, bool(app.config["RATELIMIT_IN_MEMORY_FALLBACK_ENABLED"]))
-    limits = RateLimits(counts, bool(app.config["RATELIMIT_ENABLED"]))
+    counts = Counts(settings.storage_uri, options, settings.fallback)
+    limits = RateLimits(counts, settings.enabled)
     for endpoint, key in LIMITED_ENDPOINTS.items():
-        limits.limit_endpoint(endpoint, app.config[key], scope=key)
+        limits.limit_endpoint(endpoint, getattr(settings, key), scope=key)
     app.extensions[EXTENSION] = limits  # its check and headers: `service.http.hooks`
     return limits

@@ -29,7 +29,6 @@ The metrics (``deploy/grafana-dashboard.json`` reads them):
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -133,5 +132,3 @@ def multiprocess_registry() -> CollectorRegistry:
     return registry
 
 
-def multiprocess_dir() -> str | None:
-    return os.environ.get(MULTIPROC_DIR_ENV) or None

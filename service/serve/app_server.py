@@ -19,7 +19,6 @@ without the API's error shape.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
@@ -31,39 +30,31 @@ STOP_GRACE_S = 3  # requests still running then are cut off (ours take well unde
 
 
 def create() -> Any:
-    """The WSGI app of one worker (granian's ``--factory`` target)."""
+    """The WSGI app of one worker (granian's ``--factory`` target), on the
+    environment's settings."""
     from ..http.app import create_app
     from ..ops import logs
+    from ..ops.settings import Settings
 
-    logs.configure()
-    return create_app()
+    settings = Settings.from_env()
+    logs.configure(settings.log_format)
+    return create_app(settings=settings)
 
 
 FACTORY = "service.serve.app_server:create"
 
 
-def header_timeout_s() -> float:
-    raw = os.environ.get("SQUARES_HEADER_TIMEOUT_S", "").strip()
-    try:
-        seconds = float(raw) if raw else HEADER_TIMEOUT_S
-    except ValueError:
-        raise ValueError(f"SQUARES_HEADER_TIMEOUT_S={raw!r} is not a number of seconds"
-                         ) from None
-    if not 0.001 <= seconds <= 60:
-        raise ValueError("SQUARES_HEADER_TIMEOUT_S must be from 0.001 to 60 seconds")
-    return seconds
-
-
 def command(host: str, port: int, workers: int = WORKERS, threads: int = THREADS,
-            factory: str = FACTORY) -> list[str]:
-    """granian's command line for the app (`factory`: another app, e.g. profiled)."""
+            factory: str = FACTORY, header_timeout_s: float = HEADER_TIMEOUT_S) -> list[str]:
+    """granian's command line for the app (`factory`: another app, e.g. profiled;
+    `header_timeout_s`: the setting ``SQUARES_HEADER_TIMEOUT_S``)."""
     return [
         sys.executable, "-m", "granian",
         "--interface", "wsgi", "--factory", factory,
         "--host", host, "--port", str(port),
         "--workers", str(workers), "--blocking-threads", str(threads),
         "--http", "1", "--no-ws",
-        "--http1-header-read-timeout", str(round(header_timeout_s() * 1000)),
+        "--http1-header-read-timeout", str(round(header_timeout_s * 1000)),
         "--http1-buffer-size", str(READ_BUFFER_BYTES),
         "--respawn-failed-workers",
         "--workers-kill-timeout", str(STOP_GRACE_S),

@@ -15,11 +15,11 @@ from ..domain.names import clean_name
 from ..domain.ranking import ARCHIVE, HERE, MAIN, SIGNED, TABLES
 from ..domain.state import CorruptStream
 from ..errors import GameExists, GameNotFound
-from ..export_keys import known_secrets, own_key_id, own_secret
 from ..store import HighScore, UnitOfWork
 from ..store.games import summary_of
 from . import security
 from .base import ServiceBase, computer_owes_a_turn
+from .export_keys import known_secrets, own_key_id, own_secret
 from .names import refuse_look_alike, refuse_look_alike_seats
 from .results import Problem, SignatureReport, Waiting
 from .streams import (
@@ -93,7 +93,7 @@ class AdminService(ServiceBase):
         with self.store.unit_of_work(write=False) as uow:
             origin = uow.games.get(game_id).summary.origin
             events = [s.event for s in uow.events.load(game_id)]
-        signature = None if origin == ARCHIVE else signing.sign(events, own_secret())
+        signature = None if origin == ARCHIVE else signing.sign(events, own_secret(self.settings))
         return to_jsonl(events, signature)
 
     def import_game(self, stream: str | LineSource) -> str:
@@ -113,7 +113,7 @@ class AdminService(ServiceBase):
         events, signature = (parse_signed_stream(stream) if isinstance(stream, str)
                              else parse_signed(stream))
         state = check_stream(events)
-        verdict = signing.check(events, signature, known_secrets())
+        verdict = signing.check(events, signature, known_secrets(self.settings))
         game_id = stream_digest(events)
         _, salt, token_hash = security.new_token_hash()
         with self.store.unit_of_work() as uow:
@@ -128,7 +128,7 @@ class AdminService(ServiceBase):
 
     def signature_reports(self, game_id: str | None = None) -> list[SignatureReport]:
         """The signature state of one game, or of every imported game (`verify`)."""
-        keys, own = known_secrets(), own_key_id()
+        keys, own = known_secrets(self.settings), own_key_id(self.settings)
         with self.store.unit_of_work(write=False) as uow:
             rows = ([uow.games.get(game_id)] if game_id is not None
                     else [uow.games.get(g) for g in uow.games.imported()])
@@ -139,7 +139,7 @@ class AdminService(ServiceBase):
         """Fold every stream from scratch (no snapshots), re-deriving its random
         outcomes, and compare the read model and the high scores; [] when all is well."""
         problems: list[Problem] = []
-        keys = known_secrets()
+        keys = known_secrets(self.settings)
         with self.store.unit_of_work(write=False) as uow:
             ids = [game_id] if game_id is not None else _all_ids(uow)
             for gid in ids:

@@ -25,7 +25,6 @@ import uuid
 from collections.abc import Callable
 from functools import partial
 
-from .. import config
 from ..domain import ai
 from ..domain.commands import Advance, Command, NewGame, PlaceLine, RuleViolation, UseHint
 from ..domain.fold import apply_all
@@ -81,7 +80,7 @@ class PlayService(OnlineService):
         game_id = uuid.uuid4().hex
         invite = None
         creator = (None if client_address is None
-                   else security.client_key(client_address, config.client_salt()))
+                   else security.client_key(client_address, self.settings.client_salt))
         with self.store.unit_of_work() as uow:
             refuse_look_alike_seats(uow, state.seats)
             if creator is not None:

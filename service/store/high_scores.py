@@ -8,11 +8,17 @@ from collections.abc import Sequence
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
-from .. import config
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..domain.events import HighScoresEntered
 from ..domain.names import skeleton
-from ..domain.ranking import ARCHIVE, HERE, MAIN, entry_table
+from ..domain.ranking import (
+    ARCHIVE,
+    DEFAULT_HIGH_SCORE_DIFFICULTY,
+    DEFAULT_HIGH_SCORES,
+    HERE,
+    MAIN,
+    entry_table,
+)
 from ..domain.state import GameState
 from ..errors import HighScoreNotFound
 from .events import StoredEvent
@@ -81,9 +87,9 @@ class HighScoreRepository:
         self._conn.execute(delete(_T))
         now = utcnow()
         self._conn.execute(insert(_T), [
-            {"name": name, "score": score, "difficulty": config.DEFAULT_HIGH_SCORE_DIFFICULTY,
+            {"name": name, "score": score, "difficulty": DEFAULT_HIGH_SCORE_DIFFICULTY,
              "game_id": None, "seat": None, "created_at": now, "name_skeleton": skeleton(name),
              "height": DEFAULT_HEIGHT, "width": DEFAULT_WIDTH, "ranking": MAIN,
              "hints_recorded": True}
-            for name, score in config.DEFAULT_HIGH_SCORES
+            for name, score in DEFAULT_HIGH_SCORES
         ])

@@ -57,8 +57,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
-from ..config import DEFAULT_HIGH_SCORE_DIFFICULTY
-from ..domain.ranking import MAIN
+from ..domain.ranking import DEFAULT_HIGH_SCORE_DIFFICULTY, MAIN
 from ..domain.state import GameState
 
 

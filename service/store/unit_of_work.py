@@ -165,7 +165,7 @@ class EventStore:
         self._writers = writer_queue(engine, patience_of(engine).lock_s)
 
     @classmethod
-    def from_url(cls, url: str | None = None, patience: Patience = REQUEST) -> EventStore:
+    def from_url(cls, url: str, patience: Patience = REQUEST) -> EventStore:
         return cls(make_engine(url, patience))
 
     @property

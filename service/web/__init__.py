@@ -26,6 +26,7 @@ from flask import (
 from ..domain.names import NAME_MAX
 from ..errors import GameNotFound
 from ..http.headers import live_origin
+from ..ops import settings
 from ..services import GameSummary, Services
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
@@ -145,7 +146,6 @@ def watch(game_id: str) -> str:
     return render_template("watch.html", active="live", summary=summary, game_id=game_id)
 
 
-LIVE_POLL_MS = 5000  # how often live/main.js asks /live.json while the tab is visible
 
 
 def _live_games() -> dict[str, Any]:
@@ -186,8 +186,8 @@ def _live_row(g: GameSummary) -> dict[str, Any]:
 @bp.get("/live")
 def live() -> str:
     """The active games, the latest move first, each with a Watch link; live/main.js
-    keeps the list current (``/live.json`` every ``LIVE_POLL_MS`` while shown)."""
-    poll_ms = current_app.config.get("SQUARES_LIVE_POLL_MS", LIVE_POLL_MS)
+    keeps the list current (``/live.json`` every ``SQUARES_LIVE_POLL_MS`` while shown)."""
+    poll_ms = settings.of_app(current_app).live_poll_ms
     return render_template("live.html", active="live", poll_ms=poll_ms, **_live_games())
 
 

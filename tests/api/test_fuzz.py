@@ -37,7 +37,6 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from service.http.app import create_app
-from service.http.limits import DEFAULT_LIMITS
 from service.services import Services
 from service.store import migrate
 from tests.factories import GameFactory
@@ -68,7 +67,8 @@ DATABASE_URL = f"sqlite:///{Path(_DATABASE_DIR.name) / 'fuzz.db'}"
 # their own tests), and a fuzzer's junk counts against them too.
 app = create_app({"TESTING": True, "DATABASE_URL": DATABASE_URL,
                   "SQUARES_LIVE_MAX_S": 0.0, "SQUARES_LIVE_HEARTBEAT_S": 0.01,
-                  **{key: "100000 per minute" for key in DEFAULT_LIMITS}})
+                  **{f"SQUARES_LIMIT_{kind}": "100000 per minute"
+                     for kind in ("CREATE", "HINT", "MOVE")}})
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from service.api import schemas as s
-from service.config import DEFAULT_HIGH_SCORES
+from service.domain.ranking import DEFAULT_HIGH_SCORES
 from service.services import Services
 from tests.factories import GameFactory, HighScoreFactory
 

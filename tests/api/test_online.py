@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask
 
+from service.ops import settings
 from service.services import Services
 from squares_testing.play import flask_send, play_own_moves
 
@@ -185,7 +186,8 @@ def test_the_claim_is_documented(client: CheckedClient) -> None:
 
 
 def test_invite_links_use_the_public_address_when_one_is_set(app: Flask) -> None:
-    app.config["SQUARES_PUBLIC_URL"] = "https://squares.example/"
+    app.extensions[settings.EXTENSION] = settings.of_app(app).replace(
+        public_url="https://squares.example")
     created = _online(app.test_client())
     assert created["invite"]["url"] == (f"https://squares.example/join/{created['game_id']}"
                                         f"#code={created['invite']['code']}")

@@ -68,7 +68,7 @@ def test_moves_share_one_limit_and_hints_have_their_own(limited: Flask) -> None:
 
 def test_limits_can_be_switched_off(sqlite_database_url: str) -> None:
     app = _app(sqlite_database_url, SQUARES_LIMIT_CREATE="1 per minute",
-               RATELIMIT_ENABLED=False)
+               SQUARES_RATELIMIT_ENABLED="0")
     try:
         client = app.test_client()
         for _ in range(3):

@@ -67,8 +67,8 @@ def make_apps(sqlite_template: Path, tmp_path: Path) -> Iterator[Callable[..., l
         apps = []
         for _ in range(count):
             url = copy_sqlite(sqlite_template, tmp_path / f"app{len(made)}.db")
-            app = create_app({"TESTING": True, "DATABASE_URL": url, "RATELIMIT_ENABLED": True,
-                              "RATELIMIT_STORAGE_URI": storage_uri,
+            app = create_app({"TESTING": True, "DATABASE_URL": url, "SQUARES_RATELIMIT_ENABLED": "1",
+                              "SQUARES_RATELIMIT_STORAGE_URI": storage_uri,
                               "SQUARES_LIMIT_CREATE": f"{LIMIT} per minute", **config})
             app.test_client_class = CheckedClient
             made.append(app)

@@ -31,7 +31,7 @@ def app(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Any) -> Itera
     from tests.databases import copy_sqlite
 
     url = copy_sqlite(sqlite_template, tmp_path_factory.mktemp("trusted") / "squares.db")
-    app = create_app({"TESTING": True, "DATABASE_URL": url, "RATELIMIT_ENABLED": False})
+    app = create_app({"TESTING": True, "DATABASE_URL": url, "SQUARES_RATELIMIT_ENABLED": "0"})
     app.test_client_class = CheckedClient
     yield app
     close_app(app)

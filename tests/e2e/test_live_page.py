@@ -77,8 +77,8 @@ class Site:
 def site(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Iterator[Site]:
     url = copy_sqlite(sqlite_template, tmp_path_factory.mktemp("live-page") / "squares.db")
     app = create_app({"TESTING": True, "DATABASE_URL": url, "SQUARES_LIVE_POLL_MS": POLL_MS,
-                      "RATELIMIT_ENABLED": False})
-    app.extensions["squares"].active_games_per_client_setting = 0
+                      "SQUARES_RATELIMIT_ENABLED": "0"})
+    app.extensions["squares"].active_games_per_client = 0
     try:
         with app_server(app) as port:  # the list page polls the app; no stream here
             yield Site(LiveServer(f"http://127.0.0.1:{port}", url), app)

@@ -29,12 +29,12 @@ class Live:
 
 
 def serve(app: Flask) -> Iterator[Live]:
-    with streams_server(services_of(app), dict(app.config)) as streams:
+    with streams_server(services_of(app)) as streams:
         yield Live(app, streams.port, streams.hub)
 
 
 def live_app(url: str, **config: Any) -> Flask:
-    return create_app({"TESTING": True, "DATABASE_URL": url, "RATELIMIT_ENABLED": False,
+    return create_app({"TESTING": True, "DATABASE_URL": url, "SQUARES_RATELIMIT_ENABLED": "0",
                        "SQUARES_LIVE_HEARTBEAT_S": 0.3, **config})
 
 

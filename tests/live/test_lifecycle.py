@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.live.hub import LiveHub, LiveSettings, StreamRequest
+from service.live.hub import LiveHub, StreamRequest
 from service.live.reads import Page
 from service.live.streams import streams_app
 from service.ops import lifecycle
@@ -53,8 +53,7 @@ def test_closes_run_once_the_last_registered_first_and_survive_a_failing_one(
 def test_the_streams_apps_shutdown_ends_its_streams_stops_its_hub_and_closes(
         app: Flask) -> None:
     closed: list[str] = []
-    streams = streams_app(app.extensions["squares"], dict(app.config),
-                          on_close=lambda: closed.append("store"))
+    streams = streams_app(app.extensions["squares"], on_close=lambda: closed.append("store"))
     messages = iter([{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}])
     sent: list[Message] = []
 
@@ -80,8 +79,9 @@ def test_a_stream_whose_read_fails_ends_and_frees_its_slot(
 
     game_id = app.extensions["squares"].create_game(player_name="Ada", height=7, width=9,
                                                     seed=3).game_id
-    hub = LiveHub(app.extensions["squares"].store, failing_read,
-                  LiveSettings.of(dict(app.config)))
+    services = app.extensions["squares"]
+    hub = LiveHub(services.store, failing_read, services.settings.live,
+                  services.settings.client_salt)
     sent: list[Message] = []
 
     async def send(message: Message) -> None:

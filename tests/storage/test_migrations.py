@@ -9,9 +9,11 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from service import config
+from service.ops import settings
+from service.ops.settings import Settings
 from service.services import CreatedGame, Services
 from service.store import ADMIN, REQUEST, EventStore, downgrade, make_engine, metadata, migrate
+from service.store.urls import sqlalchemy_url
 from squares_testing.play import play_unassisted
 from tests.databases import inspector
 from tests.factories import GameFactory
@@ -96,11 +98,13 @@ def test_database_url_defaults_to_the_instance_sqlite_file(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("DATABASE_URL", raising=False)
-    assert config.database_url() == f"sqlite:///{config.REPO_ROOT / 'instance' / 'squares.db'}"
+    assert Settings.from_env().database_url == \
+        f"sqlite:///{settings.REPO_ROOT / 'instance' / 'squares.db'}"
     monkeypatch.setenv("DATABASE_URL", "postgresql://u@127.0.0.1:5/db")
-    assert config.database_url() == "postgresql://u@127.0.0.1:5/db"
-    assert config.sqlalchemy_url(config.database_url()) == "postgresql+psycopg://u@127.0.0.1:5/db"
-    assert config.sqlalchemy_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
+    url = Settings.from_env().database_url
+    assert url == "postgresql://u@127.0.0.1:5/db"
+    assert sqlalchemy_url(url) == "postgresql+psycopg://u@127.0.0.1:5/db"
+    assert sqlalchemy_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
 
 
 def test_sqlite_connections_use_the_documented_pragmas(tmp_path) -> None:

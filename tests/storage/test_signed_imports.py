@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from service import export_keys
 from service.domain.commands import NewGame, RuleViolation
 from service.domain.players import Greedy
 from service.domain.signing import key_id, sign
-from service.errors import BadSetting, InvalidStream
-from service.services import Services
+from service.errors import InvalidStream
+from service.ops.settings import SettingError, Settings
+from service.services import Services, export_keys
 from service.services.streams import to_jsonl
 from squares_testing.play import play_out, play_unassisted
 
@@ -93,7 +93,7 @@ def test_rule_E1_a_forged_stream_imports_as_an_archive_game_in_no_table(
 
 def test_rule_E1_our_signature_over_changed_events_is_invalid(services: Services) -> None:
     events = _forged()
-    signed = sign(events, export_keys.own_secret())
+    signed = sign(events, export_keys.own_secret(services.settings))
     honest = to_jsonl(events, signed)
     changed = _forged(seed="another seed")  # a valid game, but not the signed one
     game_id = services.import_game(to_jsonl(changed, signed))
@@ -110,12 +110,14 @@ def test_rule_E1_a_key_the_operator_lists_is_trusted_until_it_is_removed(
     events = _forged(name="Kerem")
     stream = to_jsonl(events, sign(events, OTHER_INSTANCE.encode()))
     monkeypatch.setenv("SQUARES_TRUSTED_EXPORT_KEYS", f"some-other-key-0000000,{OTHER_INSTANCE}")
+    services.settings = Settings.from_env()  # as a process started now reads them
     game_id = services.import_game(stream)
     [report] = services.signature_reports(game_id)
     assert (report.origin, report.state, report.own) == ("signed", "valid", False)
     assert report.key == key_id(OTHER_INSTANCE.encode())
     assert services.verify(game_id) == []
     monkeypatch.delenv("SQUARES_TRUSTED_EXPORT_KEYS")
+    services.settings = Settings.from_env()
     [problem] = services.verify(game_id)
     assert problem.kind == "signature" and "unknown key" in problem.message
 
@@ -123,7 +125,7 @@ def test_rule_E1_a_key_the_operator_lists_is_trusted_until_it_is_removed(
 def test_rule_E1_import_refuses_a_look_alike_of_a_table_name(services: Services) -> None:
     """Issue 34: "Eda Firat" imported beside RULES E2's "Eda Fırat" took the name."""
     events = _forged(name="Eda Firat")
-    for stream in (to_jsonl(events), to_jsonl(events, sign(events, export_keys.own_secret()))):
+    for stream in (to_jsonl(events), to_jsonl(events, sign(events, export_keys.own_secret(services.settings)))):
         with pytest.raises(RuleViolation) as refused:
             services.import_game(stream)
         assert refused.value.code == "name_confusable"
@@ -155,13 +157,13 @@ def test_a_malformed_signature_line_is_refused_naming_its_line(
 def test_the_key_file_is_made_once_with_mode_600(own_key_file: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     assert not own_key_file.exists()
-    secret = export_keys.own_secret()
+    secret = export_keys.own_secret(Settings.from_env())
     assert stat.S_IMODE(own_key_file.stat().st_mode) == 0o600
-    assert len(secret) == 64 and export_keys.own_secret() == secret  # kept
+    assert len(secret) == 64 and export_keys.own_secret(Settings.from_env()) == secret  # kept
     assert [p.name for p in own_key_file.parent.iterdir()] == ["export.key"]
     monkeypatch.setenv("SQUARES_EXPORT_KEY", "a setting for every instance")
-    assert export_keys.own_secret() == b"a setting for every instance"
+    assert export_keys.own_secret(Settings.from_env()) == b"a setting for every instance"
     monkeypatch.setenv("SQUARES_EXPORT_KEY", "short")
-    with pytest.raises(BadSetting):
-        export_keys.own_secret()
+    with pytest.raises(SettingError, match="SQUARES_EXPORT_KEY="):
+        Settings.from_env()
     assert os.environ["SQUARES_EXPORT_KEY_FILE"] == str(own_key_file)

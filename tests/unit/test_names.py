@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-from service.config import DEFAULT_HIGH_SCORES
 from service.domain.commands import NewGame, RuleViolation
 from service.domain.fold import fold
 from service.domain.names import (
@@ -21,6 +20,7 @@ from service.domain.names import (
     look_alike,
     skeleton,
 )
+from service.domain.ranking import DEFAULT_HIGH_SCORES
 from service.domain.start import start_game
 
 TABLE = [name for name, _ in DEFAULT_HIGH_SCORES]  # "Eda Fırat" among them

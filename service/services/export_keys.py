@@ -15,35 +15,28 @@ import os
 import secrets
 from pathlib import Path
 
-from . import config
-from .domain.signing import key_id
-from .errors import BadSetting
+from ..domain.signing import key_id
+from ..errors import BadSetting
+from ..ops.settings import EXPORT_KEY_MIN, Settings
 
 KEY_BYTES = 32
 
 
-def own_secret() -> bytes:
+def own_secret(settings: Settings) -> bytes:
     """This instance's secret (the key file is created on first use)."""
-    try:
-        setting = config.export_key()
-    except ValueError as exc:
-        raise BadSetting(str(exc)) from None
-    if setting is not None:
-        return setting.encode("utf-8")
-    return _key_file_secret(config.export_key_file())
+    if settings.export_key is not None:
+        return settings.export_key.encode("utf-8")
+    return _key_file_secret(settings.export_key_file)
 
 
-def own_key_id() -> str:
-    return key_id(own_secret())
+def own_key_id(settings: Settings) -> str:
+    return key_id(own_secret(settings))
 
 
-def known_secrets() -> dict[str, bytes]:
+def known_secrets(settings: Settings) -> dict[str, bytes]:
     """Key id -> secret: this instance's and the trusted ones."""
-    try:
-        trusted = [key.encode("utf-8") for key in config.trusted_export_keys()]
-    except ValueError as exc:
-        raise BadSetting(str(exc)) from None
-    return {key_id(secret): secret for secret in (own_secret(), *trusted)}
+    trusted = [key.encode("utf-8") for key in settings.trusted_export_keys]
+    return {key_id(secret): secret for secret in (own_secret(settings), *trusted)}
 
 
 def _key_file_secret(path: Path) -> bytes:
@@ -69,6 +62,6 @@ def _key_file_secret(path: Path) -> bytes:
 
 def _read(path: Path) -> bytes:
     text = path.read_text(encoding="ascii").strip()
-    if len(text) < config.EXPORT_KEY_MIN:
+    if len(text) < EXPORT_KEY_MIN:
         raise BadSetting(f"the export key file {path} holds no key")
     return text.encode("ascii")
