@@ -49,15 +49,16 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
     ("decide (rules)", ("/domain/rules.py", "/domain/players.py", "/domain/")),
     ("commit (sqlite3 COMMIT, fsync)", (":do_commit",)),
     ("database statements (SQLAlchemy, sqlite3)", ("sqlalchemy/", "sqlite3", "/store/")),
-    ("rate limiter (limits)", ("/service/limits.py", "/limits/")),
-    ("headers, request id, access log, metrics", ("/service/headers.py", "access_log.py",
-                                                  "request_ids.py", "/service/logs.py",
-                                                  "/service/metrics.py", "prometheus_client/",
+    ("rate limiter (limits)", ("/service/http/limits.py", "/limits/")),
+    ("headers, request id, access log, metrics", ("/service/http/headers.py",
+                                                  "access_log.py", "request_ids.py",
+                                                  "/service/ops/", "prometheus_client/",
                                                   "logging/", "uuid.py")),
     ("serialization (marshmallow, webargs, JSON)", ("marshmallow/", "webargs/", "json/",
                                                    "flask_smorest/", "/api/views.py",
-                                                   "/api/schemas.py", "/flask/json/")),
-    ("service layer (use cases)", ("/service/services/", "/service/api/", "security.py",
+                                                   "/api/schemas.py", "/flask/json/",
+                                                   "/http/json.py", "orjson")),
+    ("service layer (use cases)", ("/service/services/", "/service/api/", "/service/http/",
                                    "hmac.py")),
     ("Flask and werkzeug (routing, request, response)", ("flask/", "werkzeug/")),
 ]
@@ -146,7 +147,7 @@ class Sampler:
 
     def shares(self) -> dict[str, float]:
         total = sum(self.counts.values()) or 1
-        return {part: n / total for part, n in self.counts.items()}
+        return {part: self.counts[part] / total for part, _ in [*PARTS, (OTHER, ())]}
 
 
 def healthz_cpu_ms(app: App, n: int) -> float:

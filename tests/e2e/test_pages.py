@@ -238,7 +238,8 @@ def test_a_short_game_to_the_end_then_its_replay_and_the_high_scores(
     page.select_option("#speed", "50")
     page.keyboard.press("Space")
     expect(page.locator("#play-btn")).to_have_text("Pause")
-    expect(page.locator(BOARD)).to_have_attribute("data-step", str(total))
+    # (a step every 50 ms, and each drawn: seconds on a busy machine)
+    expect(page.locator(BOARD)).to_have_attribute("data-step", str(total), timeout=30_000)
     expect(page.locator("#play-btn")).to_have_text("▶ Play")
     expect(page.locator("#step-desc")).to_contain_text("High score table")
     assert f"step={total}" in page.url

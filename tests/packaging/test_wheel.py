@@ -137,9 +137,10 @@ def test_installed_wheel_migrates_and_serves(tmp_path: Path) -> None:
 
     # The code, the migrations and the default database are the installed package's.
     probe = run([python, "-c", (
-        "import json, cli, migrations, service, service.config as c; print(json.dumps("
-        "[cli.__file__, migrations.__file__, service.__file__, str(c.MIGRATIONS_DIR),"
-        " str(c.DEFAULT_SQLITE_PATH)]))"
+        "import json, cli, migrations, service; from service.store import migrations as m;"
+        " from service.ops import settings as s; print(json.dumps("
+        "[cli.__file__, migrations.__file__, service.__file__, str(m.MIGRATIONS_DIR),"
+        " str(s.DEFAULT_SQLITE_PATH)]))"
     )], cwd, env)
     *modules, migrations_dir, default_db = json.loads(probe.stdout)
     site_packages = venv.resolve() / "lib"
