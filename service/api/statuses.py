@@ -11,7 +11,7 @@ carries the whole table as ``x-error-codes``), so a status is written down once.
   one of those);
 - `HTTP_ERRORS`: what the API itself refuses (bodies, routes, limits, streams, an
   unavailable database, a bug), and what the server refuses before the app sees
-  the request (`service.server`).
+  the request (`service.serve`).
 """
 
 from __future__ import annotations

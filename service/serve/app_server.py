@@ -2,7 +2,7 @@
 threads each.
 
 Why granian: its HTTP/1.1 side is Rust (hyper), so a request costs the app's own
-Python and little more (README "Figures": a bare request costs about half of what it
+Python and little more (docs/figures.md: a bare request costs about half of what it
 cost under gunicorn's uvicorn workers or its ``gthread`` worker), it reads request
 headers with a timeout and a size limit, and it keeps idle connections without a
 thread. Open live streams are the streams server's, never a thread's here.

@@ -1,6 +1,6 @@
 """Rate limits counted in Redis (``SQUARES_RATELIMIT_STORAGE_URI=redis://...``), against
 a real ``redis-server``: once over several workers/instances, and what happens while
-Redis is down (`service/limits.py`).
+Redis is down (`service/http/limits.py`).
 
 Two `create_app` instances on one storage URI, each on its own SQLite file, stand for
 two app server workers or two instances. The Redis server is the one of
@@ -52,7 +52,7 @@ def redis_url() -> str:
 
 @pytest.fixture(autouse=True)
 def _module_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The limiter's settings as `service/limits.py` defaults them, whatever the shell says."""
+    """The limiter's settings as `service/http/limits.py` defaults them, whatever the shell says."""
     for name in ("SQUARES_RATELIMIT_STORAGE_URI", "SQUARES_RATELIMIT_ENABLED",
                  "SQUARES_RATELIMIT_FALLBACK", "SQUARES_RATELIMIT_STORAGE_TIMEOUT"):
         monkeypatch.delenv(name, raising=False)

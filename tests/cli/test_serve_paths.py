@@ -1,5 +1,5 @@
 """A relative SQLite URL names one file, the one relative to the directory the command
-was started in: for every command, and for ``squares serve``'s gunicorn workers,
+was started in: for every command, and for ``squares serve``'s app workers,
 which run in another directory (the repository root)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The cluster as README "Running several instances" describes it, for real: Debian's
+"""The cluster as docs/operating.md ("Several instances") describes it, for real: Debian's
 nginx with ``deploy/nginx.conf`` in front of two ``squares serve`` instances on one
 PostgreSQL, trusting that one proxy (``SQUARES_TRUSTED_PROXIES=1``), the rate limits
 counted in one Redis (``SQUARES_RATELIMIT_STORAGE_URI``) and switched on.

@@ -1,5 +1,5 @@
 """Issue 23, fair play: the choices of committed randomness, practice games, who moves
-first online and hints, pinned as RULES tests (see the README, "Fair play")."""
+first online and hints, pinned as RULES tests (see docs/rules.md, "The project's rule choices")."""
 
 from __future__ import annotations
 
