@@ -30,11 +30,11 @@ from pathlib import Path
 from service.domain.commands import NewGame
 from service.domain.events import Event
 from service.domain.fold import apply_all, fold
-from service.domain.players import Greedy
 from service.domain.state import GameState
 from service.ops.settings import INSTANCE_DIR, Settings
 from service.store import SQLITE_BUSY_TIMEOUT_MS, EventStore, make_engine, migrate
 from squares_testing import results as _results
+from squares_testing.greedy import Greedy
 from squares_testing.play import play_out
 
 

@@ -1,6 +1,6 @@
 """The worst request on crafted positions (prints figures, asserts nothing).
 
-Positions from `service.domain.ai.worst` (corridors, dominoes, many three-sided
+Positions from `squares_testing.worst` (corridors, dominoes, many three-sided
 boxes, dense boards) on 19 x 33 and 41 x 81, one vs_computer game per position and
 computer level, stored straight through the event store (their initial lines are
 chosen, not drawn from a seed). Through the Flask test client (in process, so the
@@ -29,7 +29,6 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any
 
-from service.domain.ai import worst
 from service.domain.events import Seat
 from service.domain.fold import fold
 from service.domain.start import LEVELS
@@ -38,6 +37,7 @@ from service.ops import lifecycle
 from service.services import security
 from service.store import migrate
 from squares_testing import results as _results
+from squares_testing import worst
 
 TARGET_MS = 250.0
 

@@ -141,7 +141,7 @@ def play_unassisted(services: Services, game_id: str, token: str,
     services, the computer answering, until it is over; no hint is asked, so a ranked
     game stays ranked. The last state."""
     from service.domain.commands import PlaceLine
-    from service.domain.players import Greedy
+    from squares_testing.greedy import Greedy
 
     chooser = strategy or Greedy()
 

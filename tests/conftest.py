@@ -139,9 +139,9 @@ def sqlite_database_url(sqlite_template: Path, tmp_path: Path) -> str:
 
 def make_app(url: str) -> Flask:
     """The real application (API + pages) on `url`, whose schema must exist already."""
-    from service.http.app import create_app
+    from tests.apps import app_for_tests
 
-    return create_app({"TESTING": True, "DATABASE_URL": url})
+    return app_for_tests({"DATABASE_URL": url})
 
 
 def close_app(app: Flask) -> None:

@@ -250,30 +250,3 @@ def draw_piece(
     shape = _shape(_grow(size, draws))
     placed, tries = place_piece(shape, height, width, lines, draws)
     return shape, placed, tries
-
-
-def piece_problem(
-    size: int,
-    shape: tuple[Point, ...],
-    lines: tuple[Point, ...],
-    tries: int,
-    skipped: bool,
-) -> str | None:
-    """Why a stored piece breaks RULES T4/T8, or None when it could have been drawn.
-
-    Emptiness of the slots is the projection's check; this is about the piece.
-    """
-    if len(shape) != size or len(set(shape)) != size or not set(shape) <= set(BOX_SLOTS):
-        return f"the shape is not {size} lines of the 5 x 5 box"
-    if len(piece_dots(shape)) != size + 1:
-        return "the shape is not connected"
-    if set(shift_upper_left(shape)) != set(shape):
-        return "the shape is not shifted to the upper left"
-    if skipped:
-        return None if not lines and tries == MAX_TRIES else "a skipped piece after other than 100 tries"
-    if not 1 <= tries <= MAX_TRIES or len(lines) != size:
-        return "a placed piece needs its lines and 1 to 100 tries"
-    ox, oy = lines[0][0] - shape[0][0], lines[0][1] - shape[0][1]
-    if ox % 2 or oy % 2 or tuple(lines) != tuple((x + ox, y + oy) for x, y in shape):
-        return "the lines are not the shape moved by an even offset"
-    return None

@@ -2,7 +2,7 @@
 past their time (`Services.abandon_stale`) every few minutes.
 
 ``init_app(app)`` starts one daemon thread per process (each app server worker
-creates its own app), unless ``SQUARES_SWEEP_INTERVAL_S`` is 0 or the app is TESTING. The
+creates its own app), unless ``SQUARES_SWEEP_INTERVAL_S`` is 0. The
 first sweep comes after a random part of the interval and each later one after the
 interval ±25 %, so that workers and instances do not sweep in step; when they do,
 the version check on each append lets one of them write each abandonment. Games are
@@ -70,8 +70,8 @@ class Sweeper:
 
 def init_app(app: Any, interval_s: float) -> Sweeper | None:
     """Start this process's sweeper, every `interval_s` (None when turned off:
-    ``SQUARES_SWEEP_INTERVAL_S=0``, or a TESTING app)."""
-    if interval_s == 0 or app.testing:
+    ``SQUARES_SWEEP_INTERVAL_S=0``)."""
+    if interval_s == 0:
         return None
     sweeper = Sweeper(app.extensions["squares"].abandon_stale, interval_s)
     app.extensions["squares_sweeper"] = sweeper

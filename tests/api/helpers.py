@@ -187,7 +187,7 @@ def greedy_move(client: FlaskClient, services: Any, game_id: str, token: str,
     hint asked, so the game stays unassisted) and sent with expected_version; the
     move's answer."""
     from service.domain.commands import PlaceLine
-    from service.domain.players import Greedy
+    from squares_testing.greedy import Greedy
 
     command = Greedy().next_command(services.get_state(game_id))
     body: dict[str, Any] = {"expected_version": state["version"]}

@@ -36,9 +36,9 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
 )
 
-from service.http.app import create_app
 from service.services import Services
 from service.store import migrate
+from tests.apps import app_for_tests
 from tests.factories import GameFactory
 
 MIN_REQUESTS = 1000
@@ -65,7 +65,7 @@ DATABASE_URL = f"sqlite:///{Path(_DATABASE_DIR.name) / 'fuzz.db'}"
 # A live stream ends right after its backlog here (the fuzzer reads whole bodies). The
 # rate limits are far away: every operation must reach its games (the limits have
 # their own tests), and a fuzzer's junk counts against them too.
-app = create_app({"TESTING": True, "DATABASE_URL": DATABASE_URL,
+app = app_for_tests({"DATABASE_URL": DATABASE_URL,
                   "SQUARES_LIVE_MAX_S": 0.0, "SQUARES_LIVE_HEARTBEAT_S": 0.01,
                   **{f"SQUARES_LIMIT_{kind}": "100000 per minute"
                      for kind in ("CREATE", "HINT", "MOVE")}})

@@ -211,10 +211,10 @@ def test_head_and_options_have_the_headers(client: CheckedClient, method: str,
 
 
 def test_a_rate_limited_429_has_the_headers(sqlite_database_url: str) -> None:
-    from service.http.app import create_app
+    from tests.apps import app_for_tests
     from tests.conftest import close_app
 
-    app = create_app({"TESTING": True, "DATABASE_URL": sqlite_database_url,
+    app = app_for_tests({"DATABASE_URL": sqlite_database_url,
                       "SQUARES_LIMIT_CREATE": "1 per minute"})
     try:
         client = FlaskClient(app, app.response_class)

@@ -12,17 +12,17 @@ import pytest
 from flask import Flask
 
 from service.domain import ai
-from service.http.app import create_app
 from service.services import Services
 from service.store import downgrade
 from service.store.migrations import head_revisions
+from tests.apps import app_for_tests
 from tests.conftest import close_app
 
 from .helpers import CheckedClient, assert_error, bearer, create_game
 
 
 def _app(url: str, **config: Any) -> Flask:
-    app = create_app({"TESTING": True, "DATABASE_URL": url, **config})
+    app = app_for_tests({"DATABASE_URL": url, **config})
     app.test_client_class = CheckedClient
     return app
 

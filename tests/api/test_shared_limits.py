@@ -27,9 +27,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from service.http.app import create_app
 from squares_testing.net import free_port
 from squares_testing.throwaway_redis import throwaway_redis
+from tests.apps import app_for_tests
 from tests.conftest import close_app
 from tests.databases import copy_sqlite
 
@@ -67,7 +67,7 @@ def make_apps(sqlite_template: Path, tmp_path: Path) -> Iterator[Callable[..., l
         apps = []
         for _ in range(count):
             url = copy_sqlite(sqlite_template, tmp_path / f"app{len(made)}.db")
-            app = create_app({"TESTING": True, "DATABASE_URL": url, "SQUARES_RATELIMIT_ENABLED": "1",
+            app = app_for_tests({"DATABASE_URL": url, "SQUARES_RATELIMIT_ENABLED": "1",
                               "SQUARES_RATELIMIT_STORAGE_URI": storage_uri,
                               "SQUARES_LIMIT_CREATE": f"{LIMIT} per minute", **config})
             app.test_client_class = CheckedClient

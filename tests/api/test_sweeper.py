@@ -48,10 +48,11 @@ def test_a_failed_sweep_is_logged_and_the_next_one_runs(
     assert not any(t.name == "squares-sweeper" for t in threading.enumerate())
 
 
-def test_init_app_starts_only_outside_tests_and_with_an_interval(app: Flask) -> None:
-    assert sweeper.init_app(app, 300.0) is None  # a TESTING app
-    app.testing = False
+def test_init_app_starts_only_with_an_interval(app: Flask) -> None:
     assert sweeper.init_app(app, 0.0) is None  # SQUARES_SWEEP_INTERVAL_S=0: off
+    started = sweeper.init_app(app, 300.0)
+    assert started is not None and app.extensions["squares_sweeper"] is started
+    started.stop()
 
 
 @pytest.mark.parametrize(("name", "bad"), [

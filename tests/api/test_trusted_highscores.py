@@ -13,10 +13,10 @@ import pytest
 from flask import Flask
 
 from service.domain.commands import NewGame
-from service.domain.players import Greedy
-from service.http.app import create_app
 from service.services.streams import to_jsonl
+from squares_testing.greedy import Greedy
 from squares_testing.play import flask_send, own_move, play_out
+from tests.apps import app_for_tests
 from tests.conftest import close_app, services_of
 
 from .helpers import CheckedClient, create_game, play_to_end, play_unassisted
@@ -31,7 +31,7 @@ def app(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Any) -> Itera
     from tests.databases import copy_sqlite
 
     url = copy_sqlite(sqlite_template, tmp_path_factory.mktemp("trusted") / "squares.db")
-    app = create_app({"TESTING": True, "DATABASE_URL": url, "SQUARES_RATELIMIT_ENABLED": "0"})
+    app = app_for_tests({"DATABASE_URL": url, "SQUARES_RATELIMIT_ENABLED": "0"})
     app.test_client_class = CheckedClient
     yield app
     close_app(app)

@@ -11,11 +11,12 @@ from cli.session import Place, Simple, parse_input
 from service.domain import ai
 from service.domain.commands import NewGame, PlaceLine
 from service.domain.fold import apply_all, fold
-from service.domain.players import Greedy, play_turn
+from service.domain.players import play_turn
 from service.domain.rules import decide
 from service.domain.start import start_game
 from service.domain.state import GameState
 from service.services import Services
+from squares_testing.greedy import Greedy
 from tests.cli.conftest import SQUARES, Run
 
 SEED = 21

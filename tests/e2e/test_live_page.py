@@ -25,10 +25,10 @@ import pytest
 from flask import Flask
 from playwright.sync_api import expect
 
-from service.http.app import create_app
 from service.services import Services
 from service.store import utcnow
 from squares_testing.inprocess import app_server
+from tests.apps import app_for_tests
 from tests.conftest import close_app, services_of
 from tests.databases import copy_sqlite
 
@@ -76,7 +76,7 @@ class Site:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Iterator[Site]:
     url = copy_sqlite(sqlite_template, tmp_path_factory.mktemp("live-page") / "squares.db")
-    app = create_app({"TESTING": True, "DATABASE_URL": url, "SQUARES_LIVE_POLL_MS": POLL_MS,
+    app = app_for_tests({"DATABASE_URL": url, "SQUARES_LIVE_POLL_MS": POLL_MS,
                       "SQUARES_RATELIMIT_ENABLED": "0"})
     app.extensions["squares"].active_games_per_client = 0
     try:

@@ -89,6 +89,9 @@ def assert_wheel_has_every_file(wheel: Path, src: Path) -> None:
     assert {"migrations/env.py", "migrations/script.py.mako"} <= expected
     assert any(n.startswith("migrations/versions/0001_") for n in expected)
     assert sorted(expected - names) == []
+    # the product only: no test support (squares_testing), tests or benchmarks
+    top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert top == set(PACKAGES), top
 
 
 def make_venv(tmp_path: Path, wheel: Path, env: dict[str, str]) -> Path:

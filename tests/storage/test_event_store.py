@@ -15,12 +15,12 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from service.domain.fold import apply_all, fold
-from service.domain.players import Greedy
 from service.domain.rules import decide
 from service.domain.state import GameState
 from service.errors import GameNotFound, VersionConflict
 from service.services import Services
 from service.store import EventStore, events_table, games_table, high_scores_table
+from squares_testing.greedy import Greedy
 from tests.factories import EventStreamFactory, GameFactory, store_stream
 
 

@@ -10,7 +10,6 @@ from sqlalchemy import update
 from service.domain.commands import Advance, PlaceLine, RuleViolation
 from service.domain.events import GameOver, HighScoresEntered, LinePlaced, StageAdvanced
 from service.domain.fold import fold
-from service.domain.players import Greedy
 from service.errors import (
     GameNotFound,
     HighScoreNotFound,
@@ -22,6 +21,7 @@ from service.errors import (
 )
 from service.services import GameSummary, Services
 from service.store import games_table
+from squares_testing.greedy import Greedy
 from tests.factories import GameFactory, HighScoreFactory
 
 E2_DEFAULTS = [

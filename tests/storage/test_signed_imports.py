@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from service.domain.commands import NewGame, RuleViolation
-from service.domain.players import Greedy
 from service.domain.signing import key_id, sign
 from service.errors import InvalidStream
 from service.ops.settings import SettingError, Settings
 from service.services import Services, export_keys
 from service.services.streams import to_jsonl
+from squares_testing.greedy import Greedy
 from squares_testing.play import play_out, play_unassisted
 
 OTHER_INSTANCE = "the-other-instance-secret-0123456789"

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from service.domain.ai import ComputerPlayer, hint, stage2, worst
+from service.domain.ai import ComputerPlayer, hint, stage2
 from service.domain.ai.compact import Board
 from service.domain.commands import NewGame
 from service.domain.events import event_to_json
@@ -27,6 +27,7 @@ from service.domain.players import play_turn
 from service.domain.rules import decide
 from service.domain.start import LEVELS
 from service.domain.state import GameState
+from squares_testing import worst
 from squares_testing.play import new_game
 
 PAIRS = list(itertools.product(LEVELS, LEVELS))  # every level in each seat

@@ -411,15 +411,3 @@ def test_rule_T8_a_piece_of_k_lines_touches_k_plus_1_dots_in_a_5x5_box(size):
     if size == 3:
         assert ((1, 0), (0, 1), (2, 1)) in shapes  # a path: a U around the top-left box
         assert ((2, 1), (1, 2), (3, 2)) in shapes  # a branch: a T meeting at dot (2, 2)
-
-
-def test_rule_T4_T8_piece_problem_names_pieces_that_could_not_have_been_drawn():
-    ok = ((1, 0), (0, 1), (2, 1))
-    assert pieces.piece_problem(3, ok, ((5, 2), (4, 3), (6, 3)), 7, False) is None
-    assert pieces.piece_problem(3, ok, (), 100, True) is None
-    assert "connected" in pieces.piece_problem(2, ((1, 0), (1, 4)), ((1, 0), (1, 4)), 1, False)
-    assert "upper left" in pieces.piece_problem(1, ((3, 2),), ((3, 2),), 1, False)
-    assert "offset" in pieces.piece_problem(3, ok, ((4, 2), (3, 3), (5, 3)), 7, False)
-    assert pieces.piece_problem(3, ok, (), 99, True) is not None
-    assert pieces.piece_problem(3, ok, ((5, 2), (4, 3), (6, 3)), 0, False) is not None
-    assert pieces.piece_problem(2, ok, (), 100, True) is not None

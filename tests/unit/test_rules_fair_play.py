@@ -14,12 +14,13 @@ from service.domain.events import (
     event_from_dict,
 )
 from service.domain.fold import apply_all, fold
-from service.domain.players import Greedy, play_turn
+from service.domain.players import play_turn
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide, high_score_entries
 from service.domain.seeds import SeedUnknown, commitment, new_seed
 from service.domain.start import start_game
 from service.domain.state import CorruptStream
+from squares_testing.greedy import Greedy
 from squares_testing.play import play_out
 
 

@@ -18,7 +18,7 @@ from service.domain.events import (
     event_to_json,
 )
 from service.domain.fold import apply_all, fold
-from service.domain.players import Greedy, play_turn
+from service.domain.players import play_turn
 from service.domain.ranking import (
     ARCHIVE,
     HERE,
@@ -31,6 +31,7 @@ from service.domain.ranking import (
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide
 from service.domain.state import CorruptStream, GameState
+from squares_testing.greedy import Greedy
 from squares_testing.play import new_game, play_out
 
 

@@ -10,8 +10,9 @@
 - `stage2`: A3's extra line (safe line, else the least give-away; expert
   prefers lines that lengthen no chain of two-sided boxes and samples the
   stage-3 pieces, `sampling`, with the rules' own generator, `pieces.draw_piece`);
-- `player`: the `players.Strategy` that explains, plays and advances (A2);
-- `worst`: crafted worst positions for the budget's benchmark and tests.
+- `player`: the `players.Strategy` that explains, plays and advances (A2).
+(The crafted worst positions of the budget's benchmark and tests are in
+`squares_testing.worst`.)
 
 Budget: every decision (a stage-1 plan, a stage-2 line, a hint) gets
 `budget.STAGE1_UNITS` or `budget.STAGE2_UNITS` units. Random walks stop
