@@ -187,47 +187,71 @@ def least_giving(board: Board, played: int, gives: Best, nodes: int = STAGE2_NOD
             if new_threes(s) == 0:
                 return Least(0, s, True, 0)
     least, where = gives.points, played
-    witnesses: list[tuple[int, ...]] = [gives.lines] if gives.lines else []
+    witnesses: list[_Witness] = [_Witness(board, gives.lines)] if gives.lines else []
+    drawn_by_all = sum(len(w.lines) for w in witnesses)
     spent = 0
     for s in sorted(empty, key=new_threes):
         if least == 0:
             break
         if s == played:
             continue
-        if spent + 1 + sum(map(len, witnesses)) > nodes:  # the most this slot's check draws
+        if spent + 1 + drawn_by_all > nodes:  # the most this slot's check draws
             return Least(least, where, False, spent)
-        board.draw(s)
+        on = False  # whether `s` is drawn on `board`
         try:
-            covered, drawn = _covered(board, witnesses, least)
+            # a witness counts its lines as drawn (units), even when its figure
+            # without `s` still holds (`s` is away from it)
+            drawn = 0
+            covered = False
+            for w in witnesses:
+                drawn += len(w.lines)
+                if s in w.near:
+                    if not on:
+                        board.draw(s)
+                        on = True
+                    if takes(board, w.lines) >= least:
+                        covered = True
+                        break
+                elif w.takes >= least:
+                    covered = True
+                    break
             spent += 1 + drawn
             if covered:
                 continue
+            if not on:
+                board.draw(s)
+                on = True
             found = best_stage1(board, None, nodes - spent, enough=least)
         finally:
-            board.undo(s)
+            if on:
+                board.undo(s)
         spent += found.nodes
         if not found.exact:
             return Least(least, where, False, spent)
         if found.points < least:
             least, where = found.points, s
         else:
-            witnesses.insert(0, found.lines)
+            witnesses.insert(0, _Witness(board, found.lines))
             del witnesses[WITNESSES:]
+            drawn_by_all = sum(len(w.lines) for w in witnesses)
     return Least(least, where, True, spent)
 
 
 WITNESSES = 8
 
 
-def _covered(board: Board, witnesses: list[tuple[int, ...]], least: int) -> tuple[bool, int]:
-    """Whether one of the witnesses still takes at least `least` on `board`, and the
-    most lines that telling drew (the units it costs)."""
-    drawn = 0
-    for w in witnesses:
-        drawn += len(w)
-        if takes(board, w) >= least:
-            return True, drawn
-    return False, drawn
+class _Witness:
+    """A known stage-1 sequence, what it `takes` on the board `least_giving` tries its
+    slots from, and the slots `near` it: the only ones whose line can change that
+    (its own lines, and the sides of the boxes they border)."""
+
+    __slots__ = ("lines", "takes", "near")
+
+    def __init__(self, board: Board, lines: tuple[int, ...]) -> None:
+        sides_of, boxes_of = board.t.sides_of, board.t.boxes_of
+        self.lines = lines
+        self.takes = takes(board, lines)
+        self.near = frozenset(x for s in lines for b in boxes_of[s] for x in sides_of[b])
 
 
 def takes(board: Board, lines: tuple[int, ...]) -> int:
