@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import compress
 
-from ..ai.compact import Board, Chain
+from ..ai.compact import Board, Chain, Tables
 
 STAGE1_NODES = 100_000  # lines drawn by one best-stage-1 search
 STAGE2_NODES = 200_000  # lines drawn by all the searches behind one stage-2 line
@@ -62,63 +63,71 @@ def best_stage1(board: Board, chain: Chain = None, nodes: int = STAGE1_NODES,
     `enough`: stop as soon as a sequence takes that many points (the answer is then
     "at least that", still ``exact``). `board` is left as it was."""
     t = board.t
-    lines, sides = board.lines, board.sides
-    sides_of, boxes_of, nbrs, adjacent = t.sides_of, t.boxes_of, t.nbrs, t.adjacent
-    keys = _zobrist(len(lines))
-    memo: dict[tuple[int, Chain], tuple[int, int]] = {}  # -> (points to come, first line)
+    lines, sides = list(board.lines), list(board.sides)  # the search's copy; lists index faster
+    boxes_of, sides_of, around, adjacent = t.boxes_of, t.sides_of, t.around, t.adjacent
+    keys = _shifted_keys(len(lines))
+    # (points to come, first line) per position: its lines' key, shifted, | its chain's code
+    memo: dict[int, tuple[int, int]] = {}
     path: list[int] = []
     found: list = [0, ()]  # the best points so far along any path, and that path
     count = 0
 
-    def candidates(chain: Chain) -> list[int]:
-        """The distinct lines that form a regular square now."""
-        if chain is None:
-            boxes = [b for b in t.boxes if sides[b] == 3]
-        else:
-            boxes = [nb for c in chain for _, nb in nbrs[c] if sides[nb] == 3]
-        out: list[int] = []
-        for b in boxes:
-            for s in sides_of[b]:
-                if not lines[s]:
-                    if s not in out:
-                        out.append(s)
-                    break
-        return out
-
-    def go(key: int, chain: Chain, points: int) -> int:
-        """The most points still to come from here; records the best path in `found`."""
+    def go(here: int, chain: Chain, points: int, cands: list[int]) -> int:
+        """The most points still to come from the position `here` (not in the memo),
+        whose candidate lines are `cands` (at least one); records the best path in
+        `found`. A position without candidates is never memoised: it is worth 0
+        whenever it is reached again."""
         nonlocal count
-        known = memo.get((key, chain))
-        if known is not None:
-            if points + known[0] > found[0]:
-                note(points + known[0], _follow(board.copy(), memo, keys, key, chain))
-            return known[0]
         value, first = 0, -1
-        for s in candidates(chain):
+        key = here & _LINES
+        for s in cands:
             count += 1
             if count > nodes:
                 raise _OutOfNodes
             lines[s] = 1
             formed = []
             for b in boxes_of[s]:
-                sides[b] += 1
-                if sides[b] == 4:
-                    formed.append(b)
-            if chain is not None:  # RULES T2: next to a regular square of the last line
-                formed = [b for b in formed if any(b - c in adjacent for c in chain)]
+                n = sides[b] + 1
+                sides[b] = n
+                if n == 4:
+                    if chain is None:
+                        formed.append(b)
+                    else:  # RULES T2: next to a regular square of the last line
+                        for c in chain:
+                            if b - c in adjacent:
+                                formed.append(b)
+                                break
+            gained = len(formed)
+            after = points + gained
             path.append(s)
-            try:
-                gained = len(formed) + go(key ^ keys[s], tuple(formed), points + len(formed))
-            finally:
-                path.pop()
-                lines[s] = 0
-                for b in boxes_of[s]:
-                    sides[b] -= 1
+            there = (key ^ keys[s]) | _code(formed)
+            known = memo.get(there)
+            if known is not None:
+                if after + known[0] > found[0]:
+                    note(after + known[0], _follow(Board(t, bytearray(lines), bytearray(sides)),
+                                                   memo, keys, there))
+                gained += known[0]
+            else:
+                nxt: list[int] = []  # the candidates after `s`
+                for c in formed:
+                    for nb in around[c]:
+                        if sides[nb] == 3:
+                            for x in sides_of[nb]:
+                                if not lines[x]:
+                                    break
+                            if x not in nxt:
+                                nxt.append(x)
+                if nxt:
+                    gained += go(there, formed, after, nxt)
+                elif after > found[0]:
+                    note(after, ())
+            path.pop()
+            lines[s] = 0
+            for b in boxes_of[s]:
+                sides[b] -= 1
             if gained > value:
                 value, first = gained, s
-        memo[(key, chain)] = (value, first)
-        if first < 0 and points > found[0]:
-            note(points, ())
+        memo[here] = (value, first)
         return value
 
     def note(total: int, rest: tuple[int, ...]) -> None:
@@ -128,31 +137,81 @@ def best_stage1(board: Board, chain: Chain = None, nodes: int = STAGE1_NODES,
             raise _Enough
 
     exact = True
-    try:
-        go(0, chain, 0)
-    except _OutOfNodes:
-        exact = False
-    except _Enough:
-        pass
+    cands = _candidates(t, lines, sides, chain)
+    if cands:
+        try:
+            go(_code(chain), chain, 0, cands)
+        except _OutOfNodes:
+            exact = False
+        except _Enough:
+            pass
     return Best(found[0], tuple(found[1]), exact, min(count, nodes))
 
 
-def _follow(board: Board, memo: dict[tuple[int, Chain], tuple[int, int]], keys: list[int],
-            key: int, chain: Chain) -> tuple[int, ...]:
-    """Replay the memo's best first lines from (key, chain) on `board` (a scratch copy)."""
+# A position's memo key: the XOR of its lines' keys shifted left by `_SHIFT`, with the
+# code of its chain (`_code`) in the low bits: one int, the same as the pair.
+_SHIFT = 26
+_LINES = ~((1 << _SHIFT) - 1)
+_SHIFTED: list[int] = []
+
+
+def _shifted_keys(cells: int) -> list[int]:
+    if len(_SHIFTED) < cells:
+        _SHIFTED[:] = [k << _SHIFT for k in _zobrist(cells)]
+    return _SHIFTED
+
+
+def _code(chain: Chain) -> int:
+    """A chain (None, or the one or two boxes a line formed) as an int below 2 ** 26
+    (cells are below 2 ** 13 - 1: at most 41 x 81)."""
+    if not chain:
+        return 0
+    if len(chain) == 1:
+        return chain[0] + 1
+    first, second = chain
+    return (first + 1) | (second + 1) << 13
+
+
+def _candidates(t: Tables, lines: list[int], sides: list[int], chain: Chain) -> list[int]:
+    """The distinct lines that form a regular square now."""
+    if chain is None:
+        boxes = list(compress(t.boxes, map((3).__eq__, t.box_sides(sides))))
+    else:
+        boxes = [nb for c in chain for nb in t.around[c] if sides[nb] == 3]
+    out: list[int] = []
+    sides_of = t.sides_of
+    for b in boxes:
+        for s in sides_of[b]:
+            if not lines[s]:
+                if s not in out:
+                    out.append(s)
+                break
+    return out
+
+
+def _follow(board: Board, memo: dict[int, tuple[int, int]], keys: list[int],
+            here: int) -> tuple[int, ...]:
+    """Replay the memo's best first lines from the position `here` on `board` (a
+    scratch copy)."""
     out: list[int] = []
     adjacent = board.t.adjacent
     while True:
-        known = memo.get((key, chain))
+        known = memo.get(here)
         if known is None or known[1] < 0:
             return tuple(out)
         s = known[1]
         formed = board.draw(s)
-        if chain is not None:
-            formed = [b for b in formed if any(b - c in adjacent for c in chain)]
-        chain = tuple(formed)
-        key ^= keys[s]
+        chain = here & ~_LINES
+        if chain:
+            chain_boxes = _decode(chain)
+            formed = [b for b in formed if any(b - c in adjacent for c in chain_boxes)]
+        here = ((here & _LINES) ^ keys[s]) | _code(formed)
         out.append(s)
+
+
+def _decode(code: int) -> tuple[int, ...]:
+    first, second = code & 8191, code >> 13
+    return (first - 1,) if not second else (first - 1, second - 1)
 
 
 @dataclass(frozen=True)
