@@ -5,7 +5,8 @@ ones to."""
 from __future__ import annotations
 
 from service.domain.ai.compact import Board, Chain
-from service.domain.review.search import STAGE1_NODES, STAGE2_NODES, Best, Least, _zobrist
+from service.domain.review.least import STAGE2_NODES, Least
+from service.domain.review.search import STAGE1_NODES, Best, _zobrist
 
 
 class _OutOfNodes(Exception):

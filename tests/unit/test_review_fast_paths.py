@@ -11,7 +11,8 @@ from functools import cache
 from service.domain.ai.compact import Board, Chain, tables
 from service.domain.players import Greedy
 from service.domain.review.game import _gather
-from service.domain.review.search import best_stage1, least_giving
+from service.domain.review.least import least_giving
+from service.domain.review.search import best_stage1
 from squares_testing.crafted import nobody_takes
 from squares_testing.play import own_level, play_out
 

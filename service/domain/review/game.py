@@ -2,9 +2,9 @@
 
 The events are folded one by one; at each turn's first decision the position the
 player faced is kept, and so are the position before its stage-2 line and the
-lines it drew. Then each position is searched (`search`): the best stage 1 from
-the turn's start, what the stage-2 line played gives the opponent and the least
-any line could have given. A turn's random pieces changed what the next player
+lines it drew. Then each position is searched (`search`, `least`): the best stage 1
+from the turn's start, what the stage-2 line played gives the opponent and the
+least any line could have given. A turn's random pieces changed what the next player
 could take by (the next turn's best) - (what the stage-2 line gave).
 
 Where the game was left (abandoned) in the middle of a stage 1, that last turn is
@@ -21,9 +21,10 @@ from ..events import Event, GameCreated, LinePlaced, StageAdvanced
 from ..fold import apply_in_place, fold
 from ..state import GameState
 from .budget import GAME_UNITS, ReviewBudget
+from .least import STAGE2_NODES
 from .passes import Search, Stage1Search, Stage2Search, run_all
 from .report import Review, Stage1Review, TurnReview, summarise
-from .search import STAGE1_NODES, STAGE2_NODES
+from .search import STAGE1_NODES
 
 ALGORITHM = 2  # raise when the review's figures change: `squares review --rebuild`
 
