@@ -61,8 +61,15 @@ def best_stage1(board: Board, chain: Chain = None, nodes: int = STAGE1_NODES,
     previous line's regular squares (None: the stage has formed nothing yet).
     `enough`: stop as soon as a sequence takes that many points (the answer is then
     "at least that", still ``exact``). `board` is left as it was."""
-    t = board.t
-    lines, sides = list(board.lines), list(board.sides)  # the search's copy; lists index faster
+    return search(board.t, list(board.lines), list(board.sides), chain, nodes, enough)
+
+
+def search(t: Tables, lines: list[int], sides: list[int], chain: Chain = None,
+           nodes: int = STAGE1_NODES, enough: int | None = None,
+           cands: list[int] | None = None) -> Best:
+    """`best_stage1` on a board's lines and side counts as lists (lists index faster),
+    which it draws on and leaves as they were. `cands`: the lines that form a regular
+    square now (`candidates`), when the caller knows them."""
     boxes_of, sides_of, around, adjacent = t.boxes_of, t.sides_of, t.around, t.adjacent
     keys = _shifted_keys(len(lines))
     # (points to come, first line) per position: its lines' key, shifted, | its chain's code
@@ -85,27 +92,29 @@ def best_stage1(board: Board, chain: Chain = None, nodes: int = STAGE1_NODES,
                 raise _OutOfNodes
             lines[s] = 1
             formed = []
+            code = 0  # `_code(formed)`
             for b in boxes_of[s]:
                 n = sides[b] + 1
                 sides[b] = n
                 if n == 4:
                     if chain is None:
                         formed.append(b)
+                        code = code << 13 | b + 1
                     else:  # RULES T2: next to a regular square of the last line
                         for c in chain:
                             if b - c in adjacent:
                                 formed.append(b)
+                                code = code << 13 | b + 1
                                 break
-            gained = len(formed)
-            after = points + gained
+            after = points + len(formed)
             path.append(s)
-            there = (key ^ keys[s]) | _code(formed)
+            there = key ^ keys[s] | code
             known = memo.get(there)
             if known is not None:
                 if after + known[0] > found[0]:
                     note(after + known[0], _follow(Board(t, bytearray(lines), bytearray(sides)),
                                                    memo, keys, there))
-                gained += known[0]
+                after += known[0]
             else:
                 nxt: list[int] = []  # the candidates after `s`
                 for c in formed:
@@ -117,15 +126,15 @@ def best_stage1(board: Board, chain: Chain = None, nodes: int = STAGE1_NODES,
                             if x not in nxt:
                                 nxt.append(x)
                 if nxt:
-                    gained += go(there, formed, after, nxt)
+                    after += go(there, formed, after, nxt)
                 elif after > found[0]:
                     note(after, ())
             path.pop()
             lines[s] = 0
             for b in boxes_of[s]:
                 sides[b] -= 1
-            if gained > value:
-                value, first = gained, s
+            if after - points > value:
+                value, first = after - points, s
         memo[here] = (value, first)
         return value
 
@@ -136,14 +145,17 @@ def best_stage1(board: Board, chain: Chain = None, nodes: int = STAGE1_NODES,
             raise _Enough
 
     exact = True
-    cands = _candidates(t, lines, sides, chain)
+    if cands is None:
+        cands = candidates(t, lines, sides, chain)
     if cands:
         try:
             go(_code(chain), chain, 0, cands)
-        except _OutOfNodes:
-            exact = False
-        except _Enough:
-            pass
+        except (_OutOfNodes, _Enough) as stop:
+            exact = not isinstance(stop, _OutOfNodes)
+            for s in path:  # the lines drawn when it stopped
+                lines[s] = 0
+                for b in boxes_of[s]:
+                    sides[b] -= 1
     return Best(found[0], tuple(found[1]), exact, min(count, nodes))
 
 
@@ -161,17 +173,15 @@ def _shifted_keys(cells: int) -> list[int]:
 
 
 def _code(chain: Chain) -> int:
-    """A chain (None, or the one or two boxes a line formed) as an int below 2 ** 26
-    (cells are below 2 ** 13 - 1: at most 41 x 81)."""
-    if not chain:
-        return 0
-    if len(chain) == 1:
-        return chain[0] + 1
-    first, second = chain
-    return (first + 1) | (second + 1) << 13
+    """A chain (None, or the one or two boxes a line formed) as an int below 2 ** 26:
+    13 bits per box, each box + 1 (cells are fewer than 2 ** 13 - 1: 41 x 81 at most)."""
+    code = 0
+    for b in chain or ():
+        code = code << 13 | b + 1
+    return code
 
 
-def _candidates(t: Tables, lines: list[int], sides: list[int], chain: Chain) -> list[int]:
+def candidates(t: Tables, lines: list[int], sides: list[int], chain: Chain) -> list[int]:
     """The distinct lines that form a regular square now."""
     if chain is None:
         boxes = list(compress(t.boxes, map((3).__eq__, t.box_sides(sides))))
@@ -209,5 +219,5 @@ def _follow(board: Board, memo: dict[int, tuple[int, int]], keys: list[int],
 
 
 def _decode(code: int) -> tuple[int, ...]:
-    first, second = code & 8191, code >> 13
-    return (first - 1,) if not second else (first - 1, second - 1)
+    first, second = code >> 13, code & 8191
+    return (second - 1,) if not first else (first - 1, second - 1)
