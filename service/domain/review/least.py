@@ -47,28 +47,21 @@ def least_giving(board: Board, played: int, gives: Best, nodes: int = STAGE2_NOD
     if 3 not in t.box_sides(sides) and by_threes[0]:
         return Least(0, by_threes[0][0], True, 0)
     least, where = gives.points, played
-    witnesses: list[_Witness] = [_Witness(t, lines, sides, gives.lines)] if gives.lines else []
-    drawn_by_all = sum(len(w.lines) for w in witnesses)
+    witnesses = _Witnesses(t, lines, sides)
+    if gives.lines:
+        witnesses.add(gives.lines, least)
     spent = 0
     for s in by_threes[0] + by_threes[1] + by_threes[2]:
         if least == 0:
             break
         if s == played:
             continue
-        if spent + 1 + drawn_by_all > nodes:  # the most this slot's check draws
+        if spent + 1 + witnesses.size > nodes:  # the most this slot's check draws
             return Least(least, where, False, spent)
         lines[s] = 1
         for b in boxes_of[s]:
             sides[b] += 1
-        # a witness counts its lines as drawn (units), even when its figure without
-        # `s` still holds (`s` is away from it)
-        drawn = 0
-        covered = False
-        for w in witnesses:
-            drawn += len(w.lines)
-            if (takes(t, lines, sides, w.lines) if s in w.near else w.takes) >= least:
-                covered = True
-                break
+        covered, drawn = witnesses.cover(s)
         spent += 1 + drawn
         if not covered:
             found = search(t, lines, sides, None, nodes - spent, least)
@@ -82,29 +75,67 @@ def least_giving(board: Board, played: int, gives: Best, nodes: int = STAGE2_NOD
             return Least(least, where, False, spent)
         if found.points < least:
             least, where = found.points, s
+            witnesses.aim(least)
         else:
-            witnesses.insert(0, _Witness(t, lines, sides, found.lines))
-            del witnesses[WITNESSES:]
-            drawn_by_all = sum(len(w.lines) for w in witnesses)
+            witnesses.add(found.lines, least)
     return Least(least, where, True, spent)
 
 
 WITNESSES = 8
 
 
-class _Witness:
-    """A known stage-1 sequence, what it `takes` on the board `least_giving` tries its
-    slots from, and the slots `near` it: the only ones whose line can change that
-    (its own lines, and the sides of the boxes they border)."""
+class _Witnesses:
+    """The known stage-1 sequences (witnesses, the last found first, at most
+    `WITNESSES`) and whether one still takes at least the least found so far once a
+    slot is drawn (`cover`), with the lines that telling draws (the units it costs:
+    every witness checked counts its lines).
 
-    __slots__ = ("lines", "takes", "near")
+    What a witness takes on the board the slots are tried from is worked out once;
+    a slot can change it only when it is `near` (one of the witness's lines, or a
+    side of a box they border). So a slot away from the witnesses up to the first
+    that takes enough is covered by that one, and costs what is worked out in `aim`.
+    """
 
-    def __init__(self, t: Tables, lines: list[int], sides: list[int],
-                 sequence: tuple[int, ...]) -> None:
-        sides_of, boxes_of = t.sides_of, t.boxes_of
-        self.lines = sequence
-        self.takes = takes(t, lines, sides, sequence)
-        self.near = frozenset(x for s in sequence for b in boxes_of[s] for x in sides_of[b])
+    def __init__(self, t: Tables, lines: list[int], sides: list[int]) -> None:
+        self.t, self.lines, self.sides = t, lines, sides
+        self.found: list[tuple[tuple[int, ...], int, frozenset[int]]] = []  # (lines, takes, near)
+        self.size = 0  # the lines of all witnesses
+        self.away: tuple[bool, int] = (False, 0)  # `cover` of a slot away from `near`
+        self.near: set[int] = set()
+
+    def add(self, sequence: tuple[int, ...], least: int) -> None:
+        sides_of, boxes_of = self.t.sides_of, self.t.boxes_of
+        near = frozenset(x for s in sequence for b in boxes_of[s] for x in sides_of[b])
+        self.found.insert(0, (sequence, takes(self.t, self.lines, self.sides, sequence), near))
+        del self.found[WITNESSES:]
+        self.size = sum(len(w[0]) for w in self.found)
+        self.aim(least)
+
+    def aim(self, least: int) -> None:
+        """Work out `cover` for the slots away from the witnesses, against `least`."""
+        self.least = least
+        self.near = set()
+        drawn = 0
+        for sequence, value, near in self.found:
+            drawn += len(sequence)
+            self.near |= near
+            if value >= least:
+                self.away = (True, drawn)
+                return
+        self.away = (False, drawn)
+
+    def cover(self, s: int) -> tuple[bool, int]:
+        """With `s` drawn: whether a witness takes at least the least, and the units."""
+        if s not in self.near:
+            return self.away
+        drawn = 0
+        for sequence, value, near in self.found:
+            drawn += len(sequence)
+            if s in near:
+                value = takes(self.t, self.lines, self.sides, sequence)
+            if value >= self.least:
+                return True, drawn
+        return False, drawn
 
 
 def takes(t: Tables, lines: list[int], sides: list[int], sequence: tuple[int, ...]) -> int:
@@ -123,8 +154,14 @@ def takes(t: Tables, lines: list[int], sides: list[int], sequence: tuple[int, ..
         formed = []
         for b in boxes_of[s]:
             sides[b] += 1
-            if sides[b] == 4 and (last is None or any(b - c in adjacent for c in last)):
-                formed.append(b)
+            if sides[b] == 4:
+                if last is None:
+                    formed.append(b)
+                else:
+                    for c in last:
+                        if b - c in adjacent:
+                            formed.append(b)
+                            break
         if not formed:
             break
         points += len(formed)

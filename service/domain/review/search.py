@@ -47,6 +47,9 @@ class Best:
     nodes: int
 
 
+NOTHING = Best(0, (), True, 0)  # nothing to take: no line forms a square
+
+
 class _OutOfNodes(Exception):
     pass
 
@@ -70,6 +73,15 @@ def search(t: Tables, lines: list[int], sides: list[int], chain: Chain = None,
     """`best_stage1` on a board's lines and side counts as lists (lists index faster),
     which it draws on and leaves as they were. `cands`: the lines that form a regular
     square now (`candidates`), when the caller knows them."""
+    if cands is None:
+        cands = candidates(t, lines, sides, chain)
+    if not cands:
+        return NOTHING
+    return _explore(t, lines, sides, chain, nodes, enough, cands)
+
+
+def _explore(t: Tables, lines: list[int], sides: list[int], chain: Chain, nodes: int,
+             enough: int | None, cands: list[int]) -> Best:
     boxes_of, sides_of, around, adjacent = t.boxes_of, t.sides_of, t.around, t.adjacent
     keys = _shifted_keys(len(lines))
     # (points to come, first line) per position: its lines' key, shifted, | its chain's code
@@ -145,17 +157,14 @@ def search(t: Tables, lines: list[int], sides: list[int], chain: Chain = None,
             raise _Enough
 
     exact = True
-    if cands is None:
-        cands = candidates(t, lines, sides, chain)
-    if cands:
-        try:
-            go(_code(chain), chain, 0, cands)
-        except (_OutOfNodes, _Enough) as stop:
-            exact = not isinstance(stop, _OutOfNodes)
-            for s in path:  # the lines drawn when it stopped
-                lines[s] = 0
-                for b in boxes_of[s]:
-                    sides[b] -= 1
+    try:
+        go(_code(chain), chain, 0, cands)
+    except (_OutOfNodes, _Enough) as stop:
+        exact = not isinstance(stop, _OutOfNodes)
+        for s in path:  # the lines drawn when it stopped
+            lines[s] = 0
+            for b in boxes_of[s]:
+                sides[b] -= 1
     return Best(found[0], tuple(found[1]), exact, min(count, nodes))
 
 
@@ -184,7 +193,10 @@ def _code(chain: Chain) -> int:
 def candidates(t: Tables, lines: list[int], sides: list[int], chain: Chain) -> list[int]:
     """The distinct lines that form a regular square now."""
     if chain is None:
-        boxes = list(compress(t.boxes, map((3).__eq__, t.box_sides(sides))))
+        values = t.box_sides(sides)
+        if 3 not in values:
+            return []
+        boxes = list(compress(t.boxes, map((3).__eq__, values)))
     else:
         boxes = [nb for c in chain for nb in t.around[c] if sides[nb] == 3]
     out: list[int] = []
