@@ -4,16 +4,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..ai.compact import Board, Tables
-from .search import Best, search
+from .search import Best, firsts, search
 
 STAGE2_NODES = 200_000  # lines drawn by all the searches behind one stage-2 line
 
 
-@dataclass(frozen=True)
-class Least:
+class Least(NamedTuple):
     """The stage-2 line that leaves the next player the least for their stage 1."""
 
     points: int  # what the next player could then take (`best_stage1` after it)
@@ -31,8 +30,9 @@ def least_giving(board: Board, played: int, gives: Best, nodes: int = STAGE2_NOD
     tend to give less). A slot is passed over when a known sequence (a witness:
     the best sequences found so far) still takes at least the least found so far
     after it; otherwise it is searched with ``enough`` at that least, which stops
-    the search as soon as it cannot lower it. `board` is left as it is: the slots
-    are drawn on a copy as lists (`search.search`)."""
+    the search as soon as it cannot lower it. `board` is left as it was: the slots
+    are drawn on a copy as lists (`search.search`), and on its side counts only
+    while a search looks for its first lines."""
     t = board.t
     boxes_of = t.boxes_of
     lines, sides = list(board.lines), list(board.sides)
@@ -44,7 +44,8 @@ def least_giving(board: Board, played: int, gives: Best, nodes: int = STAGE2_NOD
                 if sides[b] >= 2:
                     n += 1
             by_threes[n].append(s)
-    if 3 not in t.box_sides(sides) and by_threes[0]:
+    counts = board.sides  # as a bytearray, to find the three-sided boxes (`firsts`)
+    if counts.find(3) < 0 and by_threes[0]:
         return Least(0, by_threes[0][0], True, 0)
     least, where = gives.points, played
     witnesses = _Witnesses(t, lines, sides)
@@ -64,7 +65,11 @@ def least_giving(board: Board, played: int, gives: Best, nodes: int = STAGE2_NOD
         covered, drawn = witnesses.cover(s)
         spent += 1 + drawn
         if not covered:
-            found = search(t, lines, sides, None, nodes - spent, least)
+            for b in boxes_of[s]:
+                counts[b] += 1
+            found = search(t, lines, sides, None, nodes - spent, least, firsts(t, lines, counts))
+            for b in boxes_of[s]:
+                counts[b] -= 1
         lines[s] = 0
         for b in boxes_of[s]:
             sides[b] -= 1

@@ -19,8 +19,7 @@ best it has found. `budget` and `passes` share a whole review's units among them
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from itertools import compress
+from typing import NamedTuple
 
 from ..ai.compact import Board, Chain, Tables
 
@@ -37,8 +36,7 @@ def _zobrist(cells: int) -> list[int]:
     return _ZOBRIST
 
 
-@dataclass(frozen=True)
-class Best:
+class Best(NamedTuple):  # (a tuple: made by the thousand, it is made fast)
     """The most points a stage 1 could take from a position, and one way to take them."""
 
     points: int
@@ -64,17 +62,19 @@ def best_stage1(board: Board, chain: Chain = None, nodes: int = STAGE1_NODES,
     previous line's regular squares (None: the stage has formed nothing yet).
     `enough`: stop as soon as a sequence takes that many points (the answer is then
     "at least that", still ``exact``). `board` is left as it was."""
-    return search(board.t, list(board.lines), list(board.sides), chain, nodes, enough)
+    t = board.t
+    cands = (firsts(t, board.lines, board.sides) if chain is None
+             else following(t, board.lines, board.sides, chain))
+    if not cands:
+        return NOTHING
+    return search(t, list(board.lines), list(board.sides), chain, nodes, enough, cands)
 
 
-def search(t: Tables, lines: list[int], sides: list[int], chain: Chain = None,
-           nodes: int = STAGE1_NODES, enough: int | None = None,
-           cands: list[int] | None = None) -> Best:
+def search(t: Tables, lines: list[int], sides: list[int], chain: Chain, nodes: int,
+           enough: int | None, cands: list[int]) -> Best:
     """`best_stage1` on a board's lines and side counts as lists (lists index faster),
-    which it draws on and leaves as they were. `cands`: the lines that form a regular
-    square now (`candidates`), when the caller knows them."""
-    if cands is None:
-        cands = candidates(t, lines, sides, chain)
+    which it draws on and leaves as they were; `cands`: the lines that form a regular
+    square now (`firsts`, `following`)."""
     if not cands:
         return NOTHING
     return _explore(t, lines, sides, chain, nodes, enough, cands)
@@ -190,18 +190,30 @@ def _code(chain: Chain) -> int:
     return code
 
 
-def candidates(t: Tables, lines: list[int], sides: list[int], chain: Chain) -> list[int]:
-    """The distinct lines that form a regular square now."""
-    if chain is None:
-        values = t.box_sides(sides)
-        if 3 not in values:
-            return []
-        boxes = list(compress(t.boxes, map((3).__eq__, values)))
-    else:
-        boxes = [nb for c in chain for nb in t.around[c] if sides[nb] == 3]
+def firsts(t: Tables, lines: bytearray | list[int], sides: bytearray) -> list[int]:
+    """The distinct lines that form a square now (a stage 1's first line), in the order
+    of their boxes. `sides` as a bytearray: its three-sided boxes are found by `find`
+    (only boxes have sides)."""
     out: list[int] = []
     sides_of = t.sides_of
-    for b in boxes:
+    find = sides.find
+    b = find(3)
+    while b >= 0:
+        for s in sides_of[b]:
+            if not lines[s]:
+                if s not in out:
+                    out.append(s)
+                break
+        b = find(3, b + 1)
+    return out
+
+
+def following(t: Tables, lines: bytearray | list[int], sides: bytearray | list[int],
+              chain: tuple[int, ...]) -> list[int]:
+    """The distinct lines that form a square next to the `chain` (RULES T2)."""
+    out: list[int] = []
+    sides_of = t.sides_of
+    for b in [nb for c in chain for nb in t.around[c] if sides[nb] == 3]:
         for s in sides_of[b]:
             if not lines[s]:
                 if s not in out:
