@@ -30,9 +30,9 @@ def least_giving(board: Board, played: int, gives: Best, nodes: int = STAGE2_NOD
     tend to give less). A slot is passed over when a known sequence (a witness:
     the best sequences found so far) still takes at least the least found so far
     after it; otherwise it is searched with ``enough`` at that least, which stops
-    the search as soon as it cannot lower it. `board` is left as it was: the slots
-    are drawn on a copy as lists (`search.search`), and on its side counts only
-    while a search looks for its first lines."""
+    the search as soon as it cannot lower it. The slots are drawn on copies of
+    `board`: lists for the searches (`search.search`), and a bytearray of its side
+    counts where the searches' first lines are looked for (`search.firsts`)."""
     t = board.t
     boxes_of = t.boxes_of
     lines, sides = list(board.lines), list(board.sides)
@@ -44,7 +44,7 @@ def least_giving(board: Board, played: int, gives: Best, nodes: int = STAGE2_NOD
                 if sides[b] >= 2:
                     n += 1
             by_threes[n].append(s)
-    counts = board.sides  # as a bytearray, to find the three-sided boxes (`firsts`)
+    counts = bytearray(board.sides)  # to find the three-sided boxes (`firsts`)
     if counts.find(3) < 0 and by_threes[0]:
         return Least(0, by_threes[0][0], True, 0)
     least, where = gives.points, played
