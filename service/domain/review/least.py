@@ -4,9 +4,10 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
-from ..ai.compact import Board, Tables
+from ..ai.compact import Board, Tables, tables
 from .search import Best, firsts, search
 
 STAGE2_NODES = 200_000  # lines drawn by all the searches behind one stage-2 line
@@ -35,46 +36,42 @@ def least_giving(board: Board, played: int, gives: Best, nodes: int = STAGE2_NOD
     counts where the searches' first lines are looked for (`search.firsts`)."""
     t = board.t
     boxes_of = t.boxes_of
-    lines, sides = list(board.lines), list(board.sides)
     by_threes: tuple[list[int], list[int], list[int]] = ([], [], [])
-    for s in t.slots:  # the empty slots by the three-sided boxes they make, in order
-        if not lines[s]:
-            n = 0
-            for b in boxes_of[s]:
-                if sides[b] >= 2:
-                    n += 1
-            by_threes[n].append(s)
+    two = board.sides.translate(_TWO_OR_MORE)  # 1 at the boxes with two sides or more
+    drawn = board.lines
+    for s, (b, c) in _box_pairs(t.height, t.width):  # the empty slots by the three-sided
+        if not drawn[s]:  # boxes they make, in order
+            by_threes[two[b] + two[c]].append(s)
     counts = bytearray(board.sides)  # to find the three-sided boxes (`firsts`)
     if counts.find(3) < 0 and by_threes[0]:
         return Least(0, by_threes[0][0], True, 0)
+    lines, sides = list(board.lines), list(board.sides)
     least, where = gives.points, played
     witnesses = _Witnesses(t, lines, sides)
     if gives.lines:
         witnesses.add(gives.lines, least)
+    near, away, size = witnesses.near, witnesses.away, witnesses.size
     spent = 0
     for s in by_threes[0] + by_threes[1] + by_threes[2]:
         if least == 0:
             break
         if s == played:
             continue
-        if spent + 1 + witnesses.size > nodes:  # the most this slot's check draws
+        if spent + 1 + size > nodes:  # the most this slot's check draws
             return Least(least, where, False, spent)
+        covered, drawn = witnesses.cover(s) if s in near else away
+        spent += 1 + drawn
+        if covered:
+            continue
         lines[s] = 1
         for b in boxes_of[s]:
             sides[b] += 1
-        covered, drawn = witnesses.cover(s)
-        spent += 1 + drawn
-        if not covered:
-            for b in boxes_of[s]:
-                counts[b] += 1
-            found = search(t, lines, sides, None, nodes - spent, least, firsts(t, lines, counts))
-            for b in boxes_of[s]:
-                counts[b] -= 1
+            counts[b] += 1
+        found = search(t, lines, sides, None, nodes - spent, least, firsts(t, lines, counts))
         lines[s] = 0
         for b in boxes_of[s]:
             sides[b] -= 1
-        if covered:
-            continue
+            counts[b] -= 1
         spent += found.nodes
         if not found.exact:
             return Least(least, where, False, spent)
@@ -83,7 +80,19 @@ def least_giving(board: Board, played: int, gives: Best, nodes: int = STAGE2_NOD
             witnesses.aim(least)
         else:
             witnesses.add(found.lines, least)
+        near, away, size = witnesses.near, witnesses.away, witnesses.size
     return Least(least, where, True, spent)
+
+
+_TWO_OR_MORE = bytes(int(count >= 2) for count in range(256))
+
+
+@cache
+def _box_pairs(height: int, width: int) -> tuple[tuple[int, tuple[int, int]], ...]:
+    """Every slot with the two boxes it borders (a cell without sides, 0, for a wall's
+    missing box)."""
+    t = tables(height, width)
+    return tuple((s, (*t.boxes_of[s], 0)[:2]) for s in t.slots)  # type: ignore[misc]
 
 
 WITNESSES = 8
@@ -130,27 +139,31 @@ class _Witnesses:
         self.away = (False, drawn)
 
     def cover(self, s: int) -> tuple[bool, int]:
-        """With `s` drawn: whether a witness takes at least the least, and the units."""
-        if s not in self.near:
-            return self.away
+        """Whether a witness takes at least the least once `s` is drawn, and the units."""
         drawn = 0
         for sequence, value, near in self.found:
             drawn += len(sequence)
             if s in near:
-                value = takes(self.t, self.lines, self.sides, sequence)
+                value = takes(self.t, self.lines, self.sides, sequence, s)
             if value >= self.least:
                 return True, drawn
         return False, drawn
 
 
-def takes(t: Tables, lines: list[int], sides: list[int], sequence: tuple[int, ...]) -> int:
-    """What the stage-1 `sequence` takes on the board of `lines` and `sides`, up to its
-    first line that is drawn already or forms no regular square (RULES T1/T2). The
-    lists are left as they were."""
+def takes(t: Tables, lines: list[int], sides: list[int], sequence: tuple[int, ...],
+          extra: int | None = None) -> int:
+    """What the stage-1 `sequence` takes on the board of `lines` and `sides` (and the
+    empty slot `extra` drawn first), up to its first line that is drawn already or
+    forms no regular square (RULES T1/T2). The lists are left as they were."""
     boxes_of, adjacent = t.boxes_of, t.adjacent
     last: list[int] | None = None  # the previous line's regular squares
     points = 0
     drawn: list[int] = []
+    if extra is not None:
+        lines[extra] = 1
+        for b in boxes_of[extra]:
+            sides[b] += 1
+        drawn.append(extra)
     for s in sequence:
         if lines[s]:
             break
