@@ -38,9 +38,9 @@ def least_giving(board: Board, played: int, gives: Best, nodes: int = STAGE2_NOD
     boxes_of = t.boxes_of
     by_threes: tuple[list[int], list[int], list[int]] = ([], [], [])
     two = board.sides.translate(_TWO_OR_MORE)  # 1 at the boxes with two sides or more
-    drawn = board.lines
+    taken = board.lines
     for s, (b, c) in _box_pairs(t.height, t.width):  # the empty slots by the three-sided
-        if not drawn[s]:  # boxes they make, in order
+        if not taken[s]:  # boxes they make, in order
             by_threes[two[b] + two[c]].append(s)
     counts = bytearray(board.sides)  # to find the three-sided boxes (`firsts`)
     if counts.find(3) < 0 and by_threes[0]:
@@ -88,11 +88,11 @@ _TWO_OR_MORE = bytes(int(count >= 2) for count in range(256))
 
 
 @cache
-def _box_pairs(height: int, width: int) -> tuple[tuple[int, tuple[int, int]], ...]:
+def _box_pairs(height: int, width: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """Every slot with the two boxes it borders (a cell without sides, 0, for a wall's
     missing box)."""
     t = tables(height, width)
-    return tuple((s, (*t.boxes_of[s], 0)[:2]) for s in t.slots)  # type: ignore[misc]
+    return tuple((s, (*t.boxes_of[s], 0)[:2]) for s in t.slots)
 
 
 WITNESSES = 8
@@ -114,6 +114,7 @@ class _Witnesses:
         self.t, self.lines, self.sides = t, lines, sides
         self.found: list[tuple[tuple[int, ...], int, frozenset[int]]] = []  # (lines, takes, near)
         self.size = 0  # the lines of all witnesses
+        self.least = 0  # what a witness must take to cover a slot (`aim`)
         self.away: tuple[bool, int] = (False, 0)  # `cover` of a slot away from `near`
         self.near: set[int] = set()
 

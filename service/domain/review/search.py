@@ -82,6 +82,7 @@ def search(t: Tables, lines: list[int], sides: list[int], chain: Chain, nodes: i
 
 def _explore(t: Tables, lines: list[int], sides: list[int], chain: Chain, nodes: int,
              enough: int | None, cands: list[int]) -> Best:
+    """`search` from a position with something to take."""
     boxes_of, sides_of, around, adjacent = t.boxes_of, t.sides_of, t.around, t.adjacent
     keys = _shifted_keys(len(lines))
     # (points to come, first line) per position: its lines' key, shifted, | its chain's code
