@@ -9,11 +9,11 @@ from collections.abc import Iterator
 from functools import cache
 
 from service.domain.ai.compact import Board, Chain, tables
-from service.domain.players import Greedy
 from service.domain.review.game import _gather
 from service.domain.review.least import least_giving
 from service.domain.review.search import best_stage1
 from squares_testing.crafted import nobody_takes
+from squares_testing.greedy import Greedy
 from squares_testing.play import own_level, play_out
 
 from .review_plain import plain_best_stage1, plain_least_giving

@@ -28,11 +28,11 @@ from service.domain.ai import ComputerPlayer, hint
 from service.domain.commands import Abandon, NewGame
 from service.domain.events import Event, GameOver
 from service.domain.fold import apply_all, fold
-from service.domain.players import Greedy
 from service.domain.review import review_game
 from service.domain.rules import decide
 from service.domain.start import LEVELS
 from squares_testing.crafted import nobody_takes
+from squares_testing.greedy import Greedy
 from squares_testing.play import new_game, own_level, play_out
 
 EDITIONS = (1, 2)
