@@ -95,7 +95,7 @@ def sqlite_foreign_keys_off(connection: Connection) -> Iterator[None]:
 
 
 def run_migrations_online() -> None:
-    engine = make_engine(_url(), ADMIN)
+    engine = make_engine(_url(), ADMIN, for_migrations=True)
     try:
         with (engine.connect() as connection, migration_lock(connection),
               sqlite_foreign_keys_off(connection)):

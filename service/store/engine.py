@@ -8,7 +8,12 @@ overrides it (the store benchmark compares both).
 
 A write transaction on SQLite begins with ``BEGIN IMMEDIATE`` (it takes the write
 lock up front, so concurrent writers queue on the busy timeout instead of failing
-half-way); `write_engine` gives connections that do so.
+half-way); `write_engine` gives connections that do so. The driver's own transaction
+handling is off, so `begin_sqlite` opens each transaction: the unit of work calls it,
+and an engine made for migrations (`for_migrations`, Alembic opens its transactions
+itself) calls it from SQLAlchemy's ``begin`` event. Only there: an engine with a
+connection event listener makes every statement on it dispatch events, about a
+quarter of a short read's CPU.
 
 How long a database may keep a caller waiting is the engine's `Patience`: `REQUEST`
 (the server's: a request meets its 503 within 5 s of an outage: a held SQLite write
@@ -60,15 +65,19 @@ def _json_dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def make_engine(url: str, patience: Patience = REQUEST, synchronous: str = "FULL") -> Engine:
+def make_engine(url: str, patience: Patience = REQUEST, synchronous: str = "FULL", *,
+                for_migrations: bool = False) -> Engine:
     """An engine for `url`, SQLite pragmas set (`synchronous`: the setting
     ``SQUARES_SQLITE_SYNCHRONOUS``); a relative SQLite path is taken from the current
-    directory."""
+    directory. `for_migrations`: SQLite transactions begun by ``conn.begin()`` alone
+    (Alembic's) are real ones too."""
     url = sqlalchemy_url(absolute_sqlite_url(url))
     if url.startswith("sqlite"):
         ensure_sqlite_dir(url)
         engine = create_engine(url, json_serializer=_json_dumps)
         _configure_sqlite(engine, round(patience.lock_s * 1000), synchronous)
+        if for_migrations:
+            event.listen(engine, "begin", begin_sqlite)
         _PATIENCE[engine] = patience
         return engine
     # libpq waits for a server that accepts and never answers without limit.
@@ -117,10 +126,12 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int, synchronous: str) ->
         cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.close()
 
-    @event.listens_for(engine, "begin")
-    def _on_begin(conn: Connection) -> None:
-        # on the driver's connection: a statement through SQLAlchemy costs as much as
-        # the rest of a read
+
+def begin_sqlite(conn: Connection) -> None:
+    """Open the driver's transaction of SQLAlchemy's `conn.begin()` on SQLite
+    (``BEGIN IMMEDIATE`` on a `write_engine` connection); on the driver's
+    connection: a statement through SQLAlchemy costs as much as the rest of a read."""
+    dbapi = conn.connection.dbapi_connection
+    if dbapi is not None and not dbapi.in_transaction:  # type: ignore[attr-defined]
         write = conn.get_execution_options().get("squares_write")
-        conn.connection.dbapi_connection.execute(  # type: ignore[union-attr]
-            "BEGIN IMMEDIATE" if write else "BEGIN")
+        dbapi.execute("BEGIN IMMEDIATE" if write else "BEGIN")

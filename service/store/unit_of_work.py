@@ -32,7 +32,7 @@ from ..domain.state import CorruptStream, GameState
 from ..errors import VersionConflict
 from ..ops import metrics
 from .checkpoints import CheckpointRepository
-from .engine import REQUEST, Patience, make_engine, patience_of, write_engine
+from .engine import REQUEST, Patience, begin_sqlite, make_engine, patience_of, write_engine
 from .events import EventRepository, SequenceTaken, StoredEvent
 from .games import GameRepository, StoredGame, finished_at, summary_of
 from .high_scores import HighScoreRepository
@@ -163,6 +163,7 @@ class EventStore:
         self._write_engine = write_engine(engine)
         self.snapshots = SnapshotCache(snapshot_capacity)
         self._writers = writer_queue(engine, patience_of(engine).lock_s)
+        self._sqlite = engine.dialect.name == "sqlite"
 
     @classmethod
     def from_url(cls, url: str, patience: Patience = REQUEST) -> EventStore:
@@ -183,7 +184,9 @@ class EventStore:
         try:
             with self._connection(write) as conn:
                 with conn.begin():
-                    if timeout_s is not None and conn.dialect.name == "postgresql":
+                    if self._sqlite:
+                        begin_sqlite(conn)
+                    elif timeout_s is not None:
                         conn.exec_driver_sql(
                             f"SET LOCAL statement_timeout = {max(1, round(timeout_s * 1000))}")
                     uow = UnitOfWork(conn, self.snapshots)
