@@ -10,7 +10,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
 from ..domain.ranking import MAIN, TABLES
-from ..store import HighScore
+from ..services import HighScore
 from .blueprint import blp, current_services, error_responses
 from .views import timestamp
 

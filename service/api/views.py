@@ -15,8 +15,8 @@ from ..domain.events import SEAT_LETTERS, Event
 from ..domain.ranking import table_of
 from ..domain.rules import legal_actions
 from ..domain.state import GameState, TurnRecord
+from ..services import GameSummary, StoredEvent
 from ..services.results import Hint
-from ..store import GameSummary, StoredEvent
 
 
 def event_data(event: Event) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from sqlalchemy import exc as sa_exc
 
 from service.live.slots import StreamSlots
 from service.services import Services
+from service.store.queries import Queries
 from tests.apps import app_for_tests
 from tests.conftest import close_app
 
@@ -115,7 +116,7 @@ def test_database_outages_and_errors_are_counted(
     def failing(*_: Any, **__: Any) -> Any:
         raise failure[0]
 
-    monkeypatch.setattr(services, "high_scores", failing)
+    monkeypatch.setattr(Queries, "high_scores", failing)
     locked = sqlite3.OperationalError("database is locked")
     failure[:] = [sa_exc.OperationalError("SELECT 1", {}, locked)]
     assert_error(client.get("/api/highscores"), 503, "unavailable")

@@ -9,7 +9,7 @@ from sqlalchemy.exc import OperationalError
 
 from service.domain.fold import fold
 from service.domain.rules import legal_actions
-from service.errors import GameNotFound
+from service.errors import DatabaseUnavailable, GameNotFound
 from service.services import Services
 from service.store import EventStore
 
@@ -91,9 +91,11 @@ def test_score_series_is_both_scores_after_each_step(services: Services) -> None
 def test_a_read_with_a_timeout_is_cancelled_past_it_and_only_that_one(
         store: EventStore) -> None:
     assert store.dialect == "postgresql"
-    with pytest.raises(OperationalError) as caught, \
+    with pytest.raises(DatabaseUnavailable) as caught, \
             store.unit_of_work(write=False, timeout_s=0.05) as uow:
         uow.events._conn.exec_driver_sql("SELECT pg_sleep(2)")
-    assert getattr(caught.value.orig, "sqlstate", None) == "57014"  # query_canceled
+    cause = caught.value.__cause__
+    assert isinstance(cause, OperationalError)
+    assert getattr(cause.orig, "sqlstate", None) == "57014"  # query_canceled
     with store.unit_of_work(write=False) as uow:  # SET LOCAL: the next one has the default
         assert uow.events._conn.exec_driver_sql("SHOW statement_timeout").scalar() == "3s"
