@@ -71,7 +71,7 @@ def test_the_pattern_sees_the_imports_it_checks() -> None:
     """The checks above would see an offender (relative imports resolved)."""
     imports = _imports(ROOT / "service/api/views.py")
     assert ("service.domain.state", "GameState") in imports
-    assert ("service.store", "StoredEvent") in imports
+    assert ("service.services", "StoredEvent") in imports
 
 
 @pytest.mark.parametrize("path", _modules("service/api", "service/web"), ids=_name)
