@@ -24,7 +24,7 @@ def claim(body: dict[str, Any], game_id: str) -> Response:
     answer holds that seat's own token (only here). A wrong code is a 403
     (``invite_invalid``), a used one a 409 (``invite_claimed``), an expired one a 410
     (``invite_expired``); nothing is written then."""
-    claimed = current_services().claim_seat(checked_game_id(game_id), body["code"], body["name"])
+    claimed = current_services().play.claim_seat(checked_game_id(game_id), body["code"], body["name"])
     response = jsonify(game_id=claimed.game_id, seat=claimed.seat, token=claimed.token,
                        state=state_view(claimed.game_id, claimed.state),
                        events=[event_view(e) for e in claimed.events])

@@ -172,7 +172,7 @@ class StreamsApp:
         database); a database that does not answer raises."""
         loop = asyncio.get_running_loop()
         try:
-            await loop.run_in_executor(None, self.services.get_summary, game_id)
+            await loop.run_in_executor(None, self.services.queries.get_summary, game_id)
         except GameNotFound:
             return False
         return True

@@ -50,7 +50,7 @@ def page_services() -> Services:
 
 def _summary_or_404(game_id: str) -> GameSummary:
     try:
-        return page_services().get_summary(game_id)
+        return page_services().queries.get_summary(game_id)
     except GameNotFound:
         abort(404)
 
@@ -73,7 +73,7 @@ def join(game_id: str) -> str:
     """An online game's invite link: the friend gives a name and claims the open
     seat with the code in the link's #fragment (never sent to the server)."""
     try:
-        summary, state = page_services().get_game(game_id)
+        summary, state = page_services().queries.get_game(game_id)
     except GameNotFound:
         abort(404)
     # who moves first (an online game's seat is drawn from its seed) and whether the
@@ -93,13 +93,13 @@ def games() -> str:
     if not 1 <= page <= MAX_PAGE:
         abort(400, description=f"page must be a number from 1 to {MAX_PAGE}")
     player = (request.args.get("player") or "").strip() or None
-    rows, total = page_services().list_games(
+    rows, total = page_services().queries.list_games(
         player=player, limit=GAMES_PER_PAGE, offset=(page - 1) * GAMES_PER_PAGE
     )
     pages = max(1, -(-total // GAMES_PER_PAGE))
     return render_template(
         "games.html", active="games", games=rows, total=total, page=page, pages=pages,
-        player=player, accuracies=page_services().accuracies(g.game_id for g in rows),
+        player=player, accuracies=page_services().reviews.accuracies(g.game_id for g in rows),
     )
 
 
@@ -107,8 +107,8 @@ def games() -> str:
 def replay(game_id: str) -> str:
     services = page_services()
     try:
-        summary = services.get_summary(game_id)
-        series = services.score_series(game_id)
+        summary = services.queries.get_summary(game_id)
+        series = services.queries.score_series(game_id)
     except GameNotFound:
         abort(404)
     steps = len(series)
@@ -155,7 +155,7 @@ def _live_games() -> dict[str, Any]:
     ``SQUARES_ABANDON_AFTER`` ago, is left out even before the sweep abandons it),
     each row with the texts the page shows, so that the first paint (Jinja) and
     the updates (live/main.js, from `/live.json`) show the same."""
-    rows, total = page_services().list_games(status="active", limit=LIVE_GAMES_SHOWN,
+    rows, total = page_services().queries.list_games(status="active", limit=LIVE_GAMES_SHOWN,
                                          by_last_move=True)
     shown = len(rows)
     caption = (f"{total} game{'' if total == 1 else 's'} being played, the latest move first"

@@ -83,11 +83,11 @@ def seeded() -> Iterator[list[Seeded]]:
         {"mode": "two_players", "second_name": "Ayşe"},
         {"mode": "computer_vs_computer", "difficulty": "easy"},
     ):
-        created = services.create_game(player_name="Fuzz", height=9, width=11, seed=5,
+        created = services.play.create_game(player_name="Fuzz", height=9, width=11, seed=5,
                                        **kwargs)  # type: ignore[arg-type]
         games.append(Seeded(created.game_id, created.token, 1))
     done = GameFactory.create(services=services, finished=True, small=True)
-    games.append(Seeded(done.game_id, done.token, services.get_summary(done.game_id).version))
+    games.append(Seeded(done.game_id, done.token, services.queries.get_summary(done.game_id).version))
     yield games
     services.store.dispose()
     _DATABASE_DIR.cleanup()

@@ -81,7 +81,7 @@ def test_an_append_another_writer_beat_counts_as_a_conflict(services: Services) 
     from service.domain.rules import decide
 
     lost = delta("squares_version_conflicts_total", source="append")
-    created = services.create_game(player_name="Ada", height=7, width=9, seed=3)
+    created = services.play.create_game(player_name="Ada", height=7, width=9, seed=3)
     state = services.store.load_state(created.game_id)
     events = decide(state, Advance(state.turn))
     services.store.append(created.game_id, state.version, events, apply_all(state, events))

@@ -60,7 +60,7 @@ def test_each_ended_game_is_reviewed_once_and_running_ones_wait(services: Servic
             assert stored.accuracy == tuple(s["accuracy"] for s in stored.body["seats"])
     assert analyst.catch_up() == 0  # nothing twice
     # the running game is abandoned (past its time): the next steps review it, only it
-    assert services.abandon_stale(now=utcnow() + timedelta(days=30)).abandoned
+    assert services.retention.abandon_stale(now=utcnow() + timedelta(days=30)).abandoned
     assert analyst.catch_up() == 1
     assert _reviewed(store) == ended | {running}
 
@@ -70,7 +70,7 @@ def test_a_game_deleted_before_its_review_is_passed_over(services: Services) -> 
     while it is reviewed: the step moves the checkpoint past it and stores nothing."""
     store = services.store
     gone, kept = _ended_game(services, 5), _ended_game(services, 6)
-    services.delete_game(gone)
+    services.admin.delete_game(gone)
     during = _ended_game(services, 9)
 
     calls: list[int] = []
@@ -78,7 +78,7 @@ def test_a_game_deleted_before_its_review_is_passed_over(services: Services) -> 
     def review_while_deleting(events: Sequence[Event]) -> Review:
         calls.append(len(events))
         if len(calls) == 2:  # the second game to end: `during`
-            services.delete_game(during)
+            services.admin.delete_game(during)
         return review_game(events)
 
     steps: list[Step] = []
@@ -263,9 +263,9 @@ def test_a_review_that_fails_is_stored_as_failed_not_left_pending(services: Serv
     steps: list[Step] = []
     assert Analyst(store, review=broken).catch_up(steps.append) == 1
     assert Step.FAILED in steps
-    analysis = services.analysis(game_id)
+    analysis = services.reviews.analysis(game_id)
     assert analysis.status == "failed" and analysis.review is not None
     assert "no review today" in analysis.review.body["error"]
-    assert services.accuracies([game_id]) == {game_id: (None, None)}
-    assert services.review_all(rebuild=True) == (1, False)  # a rebuild tries again
-    assert services.analysis(game_id).status == "ready"
+    assert services.reviews.accuracies([game_id]) == {game_id: (None, None)}
+    assert services.reviews.review_all(rebuild=True) == (1, False)  # a rebuild tries again
+    assert services.reviews.analysis(game_id).status == "ready"
