@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 
 import pytest
@@ -162,59 +162,17 @@ def test_a_step_that_outlived_its_lease_stores_nothing(store: EventStore,
     assert _reviewed(store) == {game_id}
 
 
-def test_two_analysts_review_each_game_exactly_once(store: EventStore,
-                                                    services: Services) -> None:
-    """Two analysts follow one database at once, with leases short enough to change
-    hands while games are reviewed: every ended game gets one review, each recorded
-    by exactly one step, and no step fails."""
-    games = {_ended_game(services, seed) for seed in range(20, 32)}
+def _two_analysts(store: EventStore, games: set[str], *, lease_s: float,
+                  review: Callable[[Sequence[Event]], Review] = review_game,
+                  ) -> dict[str, list[Step]]:
+    """Analysts "a" and "b" follow `store` at once until every game of `games` is
+    reviewed (60 s at most); the steps each took. No step may fail."""
     stop = threading.Event()
     steps: dict[str, list[Step]] = {"a": [], "b": []}
     failures: list[BaseException] = []
 
     def follow(holder: str) -> None:
-        analyst = Analyst(store, holder=holder, lease_s=0.05)
-        try:
-            while not stop.is_set():
-                steps[holder].append(analyst.step())
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            failures.append(exc)
-
-    threads = [threading.Thread(target=follow, args=(h,)) for h in steps]
-    for t in threads:
-        t.start()
-    deadline = time.monotonic() + 60
-    while _reviewed(store) != games and time.monotonic() < deadline and not failures:
-        time.sleep(0.05)
-    stop.set()
-    for t in threads:
-        t.join(10)
-    assert not failures
-    assert _reviewed(store) == games
-    recorded = Counter(s for holder in steps.values() for s in holder)
-    assert recorded[Step.REVIEWED] == len(games)
-    assert all(steps.values()), "both analysts took steps"
-
-
-def test_two_analysts_with_a_slow_game_review_each_game_once_and_lose_no_step(
-        store: EventStore, services: Services) -> None:
-    """One game's review takes 1.5 s, three leases (0.5 s): its analyst keeps the
-    lease, the other waits and then reviews the games that ended after it. Every game
-    once, no step lost."""
-    slow_game = _ended_game(services, 60, size=(9, 11))  # the only one of that size
-    games = {slow_game} | {_ended_game(services, seed) for seed in range(61, 65)}
-
-    def review(events: Sequence[Event]) -> Review:
-        if isinstance(events[0], GameCreated) and events[0].height == 9:
-            time.sleep(1.5)
-        return review_game(events)
-
-    stop = threading.Event()
-    steps: dict[str, list[Step]] = {"a": [], "b": []}
-    failures: list[BaseException] = []
-
-    def follow(holder: str) -> None:
-        analyst = Analyst(store, holder=holder, lease_s=0.5, review=review)
+        analyst = Analyst(store, holder=holder, lease_s=lease_s, review=review)
         try:
             while not stop.is_set():
                 steps[holder].append(analyst.step())
@@ -234,6 +192,35 @@ def test_two_analysts_with_a_slow_game_review_each_game_once_and_lose_no_step(
         t.join(10)
     assert not failures
     assert _reviewed(store) == games
+    return steps
+
+
+def test_two_analysts_review_each_game_exactly_once(store: EventStore,
+                                                    services: Services) -> None:
+    """Two analysts follow one database at once, with leases short enough to change
+    hands while games are reviewed: every ended game gets one review, each recorded
+    by exactly one step, and no step fails."""
+    games = {_ended_game(services, seed) for seed in range(20, 32)}
+    steps = _two_analysts(store, games, lease_s=0.05)
+    recorded = Counter(s for holder in steps.values() for s in holder)
+    assert recorded[Step.REVIEWED] == len(games)
+    assert all(steps.values()), "both analysts took steps"
+
+
+def test_two_analysts_with_a_slow_game_review_each_game_once_and_lose_no_step(
+        store: EventStore, services: Services) -> None:
+    """One game's review takes 1.5 s, three leases (0.5 s): its analyst keeps the
+    lease, the other waits and then reviews the games that ended after it. Every game
+    once, no step lost."""
+    slow_game = _ended_game(services, 60, size=(9, 11))  # the only one of that size
+    games = {slow_game} | {_ended_game(services, seed) for seed in range(61, 65)}
+
+    def review(events: Sequence[Event]) -> Review:
+        if isinstance(events[0], GameCreated) and events[0].height == 9:
+            time.sleep(1.5)
+        return review_game(events)
+
+    steps = _two_analysts(store, games, lease_s=0.5, review=review)
     recorded = Counter(s for holder in steps.values() for s in holder)
     assert recorded[Step.REVIEWED] == len(games) and recorded[Step.LOST] == 0
 
