@@ -17,7 +17,9 @@ the tests run on SQLite only, and ``SQUARES_REQUIRE_POSTGRES=1`` makes that an e
 that Alembic migrated once per session (a copied SQLite file /
 ``CREATE DATABASE ... TEMPLATE``), so the schema only ever comes from the migrations.
 ``empty_database_url`` is a fresh database without tables. Tests parametrized with
-``postgres`` get the ``postgres`` marker (``-m "not postgres"`` leaves them out).
+``postgres`` get the ``postgres`` marker (``-m "not postgres"`` leaves them out). Under
+pytest-xdist (`scripts/run_tests.py` runs two workers) each worker is a session of its
+own: its own templates and temp files; every database name is random.
 
 The app: ``app`` is the real application (API and pages) on a fresh migrated SQLite
 file, ``client`` its test client, ``runner`` the ``squares`` CLI (click's CliRunner)

@@ -28,7 +28,7 @@ from squares_testing.net import HOST
 from squares_testing.nginx import running_nginx
 from squares_testing.server import Server, migrate_database, start_server
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.serial]  # timed under pressure: run alone
 
 STREAMS = 300  # far above the requests the app server's threads hold (2 x 4)
 

@@ -208,6 +208,7 @@ def test_the_open_streams_gauge_follows_a_live_stream(served: Served) -> None:
     assert eventually(lambda: served.metrics().get("squares_live_streams_open") == 0)
 
 
+@pytest.mark.serial  # the answer is timed: run alone
 def test_idle_connections_to_the_metrics_port_hold_no_thread(served: Served) -> None:
     pid = served.metrics_server_pid()
     assert served.metrics()  # answers, and every thread it needs is started
