@@ -342,6 +342,9 @@ def test_a_game_ended_by_the_computers_turn_says_so_and_shows_that_turn_last(
     # At once: the computer's turn, the controls waiting.
     expect(page.locator("#prompt")).to_contain_text("The computer is playing its turn")
     expect_waiting(page, WAIT_COMPUTER)
+    # The page says so before the server has answered: the state is read once the
+    # page has the end (on a busy machine the answer can take a while).
+    expect(page.locator(BOARD)).to_have_attribute("data-over", "true", timeout=30_000)
     state = live_server.get_json(f"/api/games/{game_id}")["state"]
     assert state["over"]
     text = expect_final_words(page, result_words(state, "Ece"))
