@@ -11,7 +11,11 @@ The two passes:
 1. every test not marked ``serial``, on up to two cores: pytest-xdist with
    ``-n 2 --dist loadfile`` (one worker on a one-core machine: then ``-n 0``). Each
    worker is a session of its own: its own migrated templates, databases, temp
-   directories, live server and browser; a test file runs whole on one worker.
+   directories, live server and browser; a test file runs whole on one worker, and
+   the files are handed out in the order they are collected
+   (``--no-loadscope-reorder``: xdist would hand out the files with the most tests
+   first, which leaves the browser and server files, few tests each but long, for
+   the end, one worker waiting for the other).
 2. the tests marked ``serial`` (they measure how fast the service answers under
    pressure, so they run alone, see pyproject.toml's markers), in one process.
 
@@ -97,7 +101,8 @@ def worker_count(args: Sequence[str]) -> list[str]:
         return []
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
     workers = min(MAX_WORKERS, cores or 1)
-    return ["-n", str(workers if workers > 1 else 0), "--dist", "loadfile"]
+    return ["-n", str(workers if workers > 1 else 0), "--dist", "loadfile",
+            "--no-loadscope-reorder"]
 
 
 def passes(args: Sequence[str]) -> list[list[str]]:
