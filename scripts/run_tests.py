@@ -16,8 +16,10 @@ The two passes:
    (``--no-loadscope-reorder``: xdist would hand out the files with the most tests
    first, which leaves the browser and server files, few tests each but long, for
    the end, one worker waiting for the other).
-2. the tests marked ``serial`` (they measure how fast the service answers under
-   pressure, so they run alone, see pyproject.toml's markers), in one process.
+2. the tests marked ``serial``, in one process: those that time the service under
+   pressure (beside a busy worker they would time the machine), the one that busies
+   every core on purpose, and the Schemathesis fuzz, whose tests share one node id
+   (xdist tells tests apart by node id).
 
 The exit status is the first pass's failure, else the second's; a pass that selects
 no test is no failure unless neither selects any (pytest's 5). At the end the 20
@@ -30,7 +32,8 @@ what each pass selects of them); how some are taken:
 - ``-n N`` (and ``--dist``) replace the first pass's (``-n 0``: in one process); the
   serial pass always runs in one process;
 - ``-x`` / ``--exitfirst``: a failure in the first pass skips the second;
-- ``--pdb`` runs the first pass in one process too (xdist refuses it with workers);
+- ``--pdb`` runs the first pass in one process too (xdist refuses it with workers),
+  and so does ``-p no:xdist``;
 - ``--co`` lists each pass's tests in turn.
 """
 
