@@ -11,9 +11,15 @@ The two passes:
 1. every test not marked ``serial``, on up to two cores: pytest-xdist with
    ``-n 2 --dist loadfile`` (one worker on a one-core machine: then ``-n 0``). Each
    worker is a session of its own: its own migrated templates, databases, temp
-   directories, live server and browser; a test file runs whole on one worker.
-2. the tests marked ``serial`` (they measure how fast the service answers under
-   pressure, so they run alone, see pyproject.toml's markers), in one process.
+   directories, live server and browser; a test file runs whole on one worker, and
+   the files are handed out in the order they are collected
+   (``--no-loadscope-reorder``: xdist would hand out the files with the most tests
+   first, which leaves the browser and server files, few tests each but long, for
+   the end, one worker waiting for the other).
+2. the tests marked ``serial``, in one process: those that time the service under
+   pressure (beside a busy worker they would time the machine), the one that busies
+   every core on purpose, and the Schemathesis fuzz, whose tests share one node id
+   (xdist tells tests apart by node id).
 
 The exit status is the first pass's failure, else the second's; a pass that selects
 no test is no failure unless neither selects any (pytest's 5). At the end the 20
@@ -26,7 +32,8 @@ what each pass selects of them); how some are taken:
 - ``-n N`` (and ``--dist``) replace the first pass's (``-n 0``: in one process); the
   serial pass always runs in one process;
 - ``-x`` / ``--exitfirst``: a failure in the first pass skips the second;
-- ``--pdb`` runs the first pass in one process too (xdist refuses it with workers);
+- ``--pdb`` runs the first pass in one process too (xdist refuses it with workers),
+  and so does ``-p no:xdist``;
 - ``--co`` lists each pass's tests in turn.
 """
 
@@ -97,7 +104,8 @@ def worker_count(args: Sequence[str]) -> list[str]:
         return []
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
     workers = min(MAX_WORKERS, cores or 1)
-    return ["-n", str(workers if workers > 1 else 0), "--dist", "loadfile"]
+    return ["-n", str(workers if workers > 1 else 0), "--dist", "loadfile",
+            "--no-loadscope-reorder"]
 
 
 def passes(args: Sequence[str]) -> list[list[str]]:

@@ -5,7 +5,8 @@ The server runs as shipped (`squares_testing.server`: the app on a port, its liv
 streams on the next) on a copy of the root conftest's migrated SQLite template; the
 reliability tests' servers and databases come from ``reliability_helpers.py``.
 
-One server and one browser serve the whole e2e session; every test gets a fresh
+One server and one browser serve the whole e2e session (under pytest-xdist each worker
+is a session: its own server on free ports, its own browser); every test gets a fresh
 browser context (so its own localStorage) and plays its own games.
 
 Shared here: `browser_context` (a context at a size: ``DESKTOP``, or a name of

@@ -16,6 +16,7 @@ Only 127.0.0.1 is used; every wait is bounded; the server is always stopped.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -96,11 +97,8 @@ class Served:
         return [json.loads(line) for line in lines if line.startswith("{")]
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """One server for the module: each test looks at what changes while it runs (the
-    metrics grow, the log lines carry its own request ids)."""
-    tmp_path = tmp_path_factory.mktemp("operator")
+@contextlib.contextmanager
+def serve_in(tmp_path: Path) -> Iterator[Served]:
     metrics_port = free_port()
     env = {**os.environ, "DATABASE_URL": sqlite_url(tmp_path / "squares.db"),
            "SQUARES_METRICS_PORT": str(metrics_port), "SQUARES_LOG_FORMAT": "json"}
@@ -110,6 +108,22 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
                  log_path=out, err_path=err, env=env, cwd=tmp_path, timeout=START_S,
                  workers=2, live=True) as server:
         yield Served(server, metrics_port, out, err)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One server for the tests that only look: each looks at what changes while it
+    runs (the metrics grow, the log lines carry its own request ids)."""
+    with serve_in(tmp_path_factory.mktemp("operator")) as server:
+        yield server
+
+
+@pytest.fixture
+def own_served(tmp_path: Path) -> Iterator[Served]:
+    """A server of the test's own (it kills a worker: while the app server starts
+    another, new connections may be refused)."""
+    with serve_in(tmp_path) as server:
+        yield server
 
 
 def healthz_count(server: Served) -> float:
@@ -138,7 +152,8 @@ def listening_addresses(port: int) -> set[str]:
     return found
 
 
-def test_metrics_are_summed_over_the_workers_on_loopback_only(served: Served) -> None:
+def test_metrics_are_summed_over_the_workers_on_loopback_only(own_served: Served) -> None:
+    served = own_served
     assert listening_addresses(served.metrics_port) == {"0100007F"}  # 127.0.0.1
     assert served.request("GET", "/metrics")[0] == 404  # not on the app's port
     before = healthz_count(served)

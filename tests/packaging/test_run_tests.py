@@ -25,8 +25,9 @@ def run_tests() -> ModuleType:
 def test_the_whole_suite_runs_on_two_workers_then_the_serial_tests_alone(
         run_tests: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(run_tests.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
-    assert run_tests.passes([]) == [["-n", "2", "--dist", "loadfile", "-m", "not serial"],
-                                    ["-m", "serial", "-n", "0"]]
+    assert run_tests.passes([]) == [
+        ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder", "-m", "not serial"],
+        ["-m", "serial", "-n", "0"]]
 
 
 def test_one_core_runs_the_first_pass_in_one_process(run_tests: ModuleType,
