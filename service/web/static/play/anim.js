@@ -85,7 +85,7 @@ function drawEvent(ev, n) {
     $("advance-btn").textContent = d.stage === 3 ? "End turn ⏎" : "Next stage ⏎";
   } else if (ev.type === "move_explained") {
     S.plans = addPlan(S.plans, ev);
-    fillPlans($("ai-box"), S.plans);
+    fillPlans($("ai-box"), S.plans, S.state);
     $("last-title").textContent = `${n[d.seat] || ""}'s turn`;
     $("last-box").hidden = false;
   } else if (ev.type === "seat_claimed") {
@@ -144,7 +144,7 @@ function feedback(events, st) {
     if (closed) s += `, ${plural(closed, "ownerless square")} closed`;
     parts.push(end ? `${s}.` : `${s}. Press End turn.`);
   }
-  if (end) parts.push(`The last line is drawn: game over — ${resultWords(st, end.data)}.`);
+  if (end) parts.push(`The last line is drawn: game over. ${resultWords(st, end.data)}.`);
   return { text: parts.join(" "), kind };
 }
 
@@ -241,7 +241,7 @@ export async function applyMoveResult(events, finalState, opts) {
     flash(remoteSummary(events, n, wasMine, finalState), "info", "remote");
   } else if (narrated) {
     const who = finalState.mode === "vs_computer" ? "your" : `${seatName(finalState, finalState.turn)}'s`;
-    flash(finalState.over ? `Game over — ${resultWords(finalState, finalState)}. The computer's turn is summed up under Last turn.`
+    flash(finalState.over ? `Game over. ${resultWords(finalState, finalState)}. The computer's turn is summed up under Last turn.`
       : `Round ${finalState.round} — ${who} turn. (The computer's turn is summed up under Last turn.)`, "info", "turn");
   } else if (words.text) {
     flash(words.text, words.kind, "feedback");

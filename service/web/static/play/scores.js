@@ -7,7 +7,7 @@ import { setMessage } from "../common/message.js";
 import { overResult, seatName } from "../common/panels.js";
 import { finished } from "../common/store.js";
 import { signed } from "../common/words.js";
-import { S, mySeat } from "./state.js";
+import { S, mySeat, youSeat } from "./state.js";
 
 // -- the score: it counts to its new value, with a +1 / −5 badge ------------------------
 const countTimers = [null, null];
@@ -53,7 +53,8 @@ export async function showOver(st) {
   finished(st.game_id);
   const box = $("over");
   box.hidden = false;
-  $("over-result").textContent = overResult(st);
+  const result = overResult(st, youSeat(st));
+  $("over-result").textContent = `${result.line} — ${result.title}`;
   const tbody = $("over-table").querySelector("tbody");
   let rows = [];
   try {

@@ -34,6 +34,17 @@ export function mySeat(st) {
   return S.game.seat || 1;
 }
 
+/* The seat this page calls "You": its human seat against the computer, its own seat
+   online (null: two players on one screen, or a page that only watches). */
+export function youSeat(st) {
+  if (!S.game || !S.game.token) return null;
+  if (st.mode === "vs_computer") {
+    const human = st.seats.find((s) => s.kind !== "computer");
+    return human ? human.seat : null;
+  }
+  return mySeat(st);
+}
+
 export function canPlay(st) {
   if (!S.game || !S.game.token || st.over || isComputer(st, st.turn)) return false;
   if (!online(st)) return true;

@@ -59,7 +59,8 @@ function draw(st) {
   }
   root.classList.toggle("is-over", st.over);
   if (st.over) {
-    $("over-result").textContent = overResult(st);
+    const result = overResult(st);
+    $("over-result").textContent = `${result.line} — ${result.title}`;
     $("over").hidden = false;
     document.title = "Squares — watching: game over";
     setLive("Game over.", "ended");
