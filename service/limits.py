@@ -5,7 +5,8 @@ library's storage (`limits.strategies.FixedWindowRateLimiter`), kept by
 (endpoint's scope, address). Each app gets its own `RateLimits`, and the limits are
 read from the app's config, which defaults to the environment:
 
-- ``SQUARES_LIMIT_CREATE`` (default ``30 per minute``): ``POST /api/games`` and claims
+- ``SQUARES_LIMIT_CREATE`` (default ``30 per minute``): ``POST /api/games``, claims,
+  invite checks and rematches
 - ``SQUARES_LIMIT_HINT`` (default ``60 per minute``): ``GET /api/games/{id}/hint``
 - ``SQUARES_LIMIT_MOVE`` (default ``300 per minute``): lines, advances and computer
   turns together
@@ -55,6 +56,8 @@ DEFAULT_LIMITS = {
 LIMITED_ENDPOINTS = {
     "api.create_game": "SQUARES_LIMIT_CREATE",
     "api.claim": "SQUARES_LIMIT_CREATE",
+    "api.invite_check": "SQUARES_LIMIT_CREATE",  # as many code guesses as claims
+    "api.rematch": "SQUARES_LIMIT_CREATE",
     "api.hint": "SQUARES_LIMIT_HINT",
     "api.place_line": "SQUARES_LIMIT_MOVE",
     "api.advance": "SQUARES_LIMIT_MOVE",

@@ -17,6 +17,8 @@ PATHS = {
     "/api/games/{game_id}/advance": {"post"},
     "/api/games/{game_id}/computer-turn": {"post"},
     "/api/games/{game_id}/claim": {"post"},
+    "/api/games/{game_id}/invite-check": {"post"},
+    "/api/games/{game_id}/rematch": {"get", "post"},
     "/api/games/{game_id}/events": {"get"},
     "/api/games/{game_id}/replay/{step}": {"get"},
     "/api/games/{game_id}/hint": {"get"},

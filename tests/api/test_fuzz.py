@@ -37,6 +37,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from service.app import create_app
+from service.domain.commands import PlaceLine
 from service.services import Services
 from service.store import migrate
 from tests.factories import GameFactory
@@ -62,9 +63,13 @@ class Seeded:
 # is only touched once the `seeded` fixture has migrated it.
 _DATABASE_DIR = tempfile.TemporaryDirectory(prefix="squares-fuzz-")
 DATABASE_URL = f"sqlite:///{Path(_DATABASE_DIR.name) / 'fuzz.db'}"
-# A live stream ends right after its backlog here (the fuzzer reads whole bodies).
+# A live stream ends right after its backlog here (the fuzzer reads whole bodies). The
+# limit on creations is raised: the fuzzed claims, invite checks and rematches share
+# its count with POST /api/games, which would otherwise answer only 429 (the limits
+# have tests of their own, tests/api/test_public_surface.py).
 app = create_app({"TESTING": True, "DATABASE_URL": DATABASE_URL,
-                  "SQUARES_LIVE_MAX_S": 0.0, "SQUARES_LIVE_HEARTBEAT_S": 0.01})
+                  "SQUARES_LIVE_MAX_S": 0.0, "SQUARES_LIVE_HEARTBEAT_S": 0.01,
+                  "SQUARES_LIMIT_CREATE": "100000 per minute"})
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
 
 
@@ -84,9 +89,29 @@ def seeded() -> Iterator[list[Seeded]]:
         games.append(Seeded(created.game_id, created.token, 1))
     done = GameFactory.create(services=services, finished=True, small=True)
     games.append(Seeded(done.game_id, done.token, services.get_summary(done.game_id).version))
+    games.append(finished_online(services))
     yield games
     services.store.dispose()
     _DATABASE_DIR.cleanup()
+
+
+def finished_online(services: Services) -> Seeded:
+    """An online game played to its end (a rematch can be asked for); its creator's
+    token."""
+    created = services.create_game(player_name="Fuzz", mode="online", height=7, width=9,
+                                   seed=5, hints=True)
+    assert created.invite is not None
+    claimed = services.claim_seat(created.game_id, created.invite.code, "Zuff")
+    tokens = {1: created.token, 2: claimed.token}
+    state = claimed.state
+    while not state.over:
+        hint = services.hint(created.game_id, tokens[state.turn])
+        token = tokens[state.turn]
+        if isinstance(hint, PlaceLine):
+            state = services.place_line(created.game_id, token, hint.x, hint.y).state
+        else:
+            state = services.advance(created.game_id, token).state
+    return Seeded(created.game_id, created.token, state.version)
 
 
 def aim(case: Case, games: list[Seeded], number: int) -> None:

@@ -222,6 +222,7 @@ export function render(st) {
   $("prompt").textContent = promptFor(st);
   const game = $("game");
   game.classList.toggle("is-over", st.over);
+  $("replay-link").textContent = st.over ? "Replay this game" : "Replay so far";
   game.classList.toggle("watching", !S.game.token);
   game.classList.toggle("waiting", Boolean(S.game.token) && !st.over && !mine);
   if (!S.cursor) {

@@ -7,7 +7,9 @@ import { setMessage } from "../common/message.js";
 import { overResult, seatName } from "../common/panels.js";
 import { finished } from "../common/store.js";
 import { signed } from "../common/words.js";
+import { showAgain } from "./again.js";
 import { S, mySeat, youSeat } from "./state.js";
+import { zoom } from "./zoom.js";
 
 // -- the score: it counts to its new value, with a +1 / −5 badge ------------------------
 const countTimers = [null, null];
@@ -48,13 +50,22 @@ function animateScore(seat, from, to) {
   dd.dataset.score = String(to);
 }
 
-/* Game over: the result and the high scores, the player's own rows marked. */
+/* Game over: the result and what to do next at the top (again.js), the high scores
+   in the panel, the player's own rows marked. */
 export async function showOver(st) {
   finished(st.game_id);
   const box = $("over");
+  const shown = !box.hidden;
   box.hidden = false;
   const result = overResult(st, youSeat(st));
-  $("over-result").textContent = `${result.line} — ${result.title}`;
+  $("over-title").textContent = result.title;
+  $("over-result").textContent = result.line;
+  if (!shown) {
+    showAgain(st);
+    if (S.zoomed) zoom(false); // the whole final board
+    if (box.getBoundingClientRect().top < 0) box.scrollIntoView({ block: "start" });
+  }
+  $("over-scores").hidden = false;
   const tbody = $("over-table").querySelector("tbody");
   let rows = [];
   try {

@@ -60,7 +60,9 @@ function draw(st) {
   root.classList.toggle("is-over", st.over);
   if (st.over) {
     const result = overResult(st);
-    $("over-result").textContent = `${result.line} — ${result.title}`;
+    $("over-title").textContent = result.title;
+    $("over-result").textContent = result.line;
+    $("replay-link").textContent = "Replay this game";
     $("over").hidden = false;
     document.title = "Squares — watching: game over";
     setLive("Game over.", "ended");
