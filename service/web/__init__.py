@@ -71,15 +71,23 @@ def play_game(game_id: str) -> str:
 @bp.get("/join/<game_id>")
 def join(game_id: str) -> str:
     """An online game's invite link: the friend gives a name and claims the open
-    seat with the code in the link's #fragment (never sent to the server)."""
+    seat with the code in the link's #fragment (never sent to the server). The page
+    says up front when the invite was used or has expired (`invite_status`, here)
+    or its code is wrong (join/main.js asks ``POST .../invite-check``)."""
+    services = _services()
     try:
-        summary, state = _services().get_game(game_id)
+        summary, state = services.get_game(game_id)
     except GameNotFound:
         abort(404)
+    status = services.invite_status(game_id) if summary.mode == "online" else "not_online"
+    open_seat = state.open_seat
+    inviter = next((s.name for n, s in enumerate(state.seats, start=1)
+                    if s.name and n != open_seat), summary.player_name)
     # who moves first (an online game's seat is drawn from its seed) and whether the
     # creator allowed hints: the friend sees both before joining
     return render_template("join.html", active="play", summary=summary, game_id=game_id,
-                           first_seat=state.game.first_seat, hints=state.game.hints)
+                           first_mover=state.game.first_seat, hints=state.game.hints,
+                           status=status, open_seat=open_seat, inviter=inviter)
 
 
 @bp.get("/how-to-play")
@@ -128,7 +136,7 @@ def replay(game_id: str) -> str:
         "step": step,
         "series": series,
         # the names now, from the read model (an online game's seat 2 is named later)
-        "names": {"1": summary.player_name, "2": summary.second_name},
+        "names": {"1": first_seat(summary), "2": summary.second_name},
     }
     return render_template(
         "replay.html", active="games", summary=summary, data=data, steps=steps, step=step
@@ -170,7 +178,7 @@ def _live_row(g: GameSummary) -> dict[str, Any]:
         "version": g.version,
         "round": g.round,
         "ranked": g.ranked,
-        "player_name": g.player_name,
+        "player_name": first_seat(g),
         "second_seat": second_seat(g),
         "score1": g.score1,
         "score2": g.score2,
@@ -211,6 +219,15 @@ def field_size(row: Any) -> str:
     default entries of the table; rows read before the field size was stored)."""
     height, width = getattr(row, "height", None), getattr(row, "width", None)
     return f"{height} × {width}" if height and width else "—"
+
+
+@bp.app_template_global("first_seat")
+def first_seat(row: Any) -> str:
+    """Seat 1's name in a games row: its player, or an online rematch's open seat
+    until the friend claims it (its maker took seat 2)."""
+    if row.player_name:
+        return str(row.player_name)
+    return "(open seat)" if row.mode == "online" else ""
 
 
 @bp.app_template_global("second_seat")

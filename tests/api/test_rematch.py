@@ -55,6 +55,11 @@ def test_a_rematch_swaps_the_seats_and_the_friend_accepts_it(any_app: Flask,
     assert (state["height"], state["width"]) == (7, 9)
     waiting = client.get(f"/api/games/{old_id}/rematch").get_json()["rematch"]
     assert waiting == {"game_id": new_id, "seat": 1, "claimed": False, "by": "Ann"}
+    # The lists and pages name the open seat 1 (Ann took seat 2).
+    for page in ("/games", "/live", f"/watch/{new_id}", f"/join/{new_id}"):
+        html = client.get(page).get_data(as_text=True)
+        assert "(open seat)" in html or "Ann invites you" in html, page
+    assert "Ann invites you" in client.get(f"/join/{new_id}").get_data(as_text=True)
     # Ann cannot make a second one; nobody moves before Bob joins.
     details = assert_error(rematch(client, old_id, tokens[1]), 409, "rematch_exists")
     assert details["game_id"] == new_id
