@@ -10,6 +10,7 @@ package; nothing is loaded from the network.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from flask import (
@@ -157,17 +158,23 @@ def watch(game_id: str) -> str:
 LIVE_POLL_MS = 5000  # how often live/main.js asks /live.json while the tab is visible
 
 
+LIVE_RECENT = timedelta(minutes=10)  # /live lists the games with a move this recent
+
+
 def _live_games() -> dict[str, Any]:
-    """What `/live` shows: the active games, the latest move first, by the same
-    query and the same rule as ``GET /api/games?status=active`` (`list_games`: a
-    game past its time, e.g. one against the computer that its human left
-    ``SQUARES_ABANDON_AFTER`` ago, is left out even before the sweep abandons it),
-    each row with the texts the page shows, so that the first paint (Jinja) and
-    the updates (live/main.js, from `/live.json`) show the same."""
+    """What `/live` shows: the active games with a move in the last ten minutes
+    (`LIVE_RECENT`; older ones are left out, the replays list has them), the latest
+    move first, by the same query and the same rule as ``GET
+    /api/games?status=active`` (`list_games`: a game past its time is left out even
+    before the sweep abandons it), each row with the texts the page shows, so that the
+    first paint (Jinja) and the updates (live/main.js, from `/live.json`) show the
+    same."""
     rows, total = _services().list_games(status="active", limit=LIVE_GAMES_SHOWN,
-                                         by_last_move=True)
+                                         by_last_move=True, moved_within=LIVE_RECENT)
     shown = len(rows)
-    caption = (f"{total} game{'' if total == 1 else 's'} being played, the latest move first"
+    minutes = int(LIVE_RECENT.total_seconds() // 60)
+    caption = (f"{total} game{'' if total == 1 else 's'} with a move in the last {minutes} "
+               "minutes, the latest move first"
                + (f" (the {shown} latest shown)." if shown < total else "."))
     return {"games": [_live_row(g) for g in rows], "total": total, "caption": caption}
 
