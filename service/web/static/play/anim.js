@@ -10,6 +10,7 @@ import { plural } from "../common/words.js";
 import { flash, render, resultWords, showPlaying } from "./panel.js";
 import { showScores } from "./scores.js";
 import { S, canPlay, isComputer, mySeat, names, online, recordSeqs, trackTurn, youOf } from "./state.js";
+import { keepInView } from "./inview.js";
 import { noteMove } from "./zoom.js";
 
 const STEP_MS = 300; // pace of an animated turn (the computer's, an opponent's, the random pieces)
@@ -148,6 +149,14 @@ function feedback(events, st) {
   return { text: parts.join(" "), kind };
 }
 
+/* Zoomed: the player's own line and the squares it just won, clear of the edges. */
+function keepWonInView(events) {
+  const line = [...events].reverse().find((ev) => ev.type === "line_placed" && ev.data.squares.length);
+  if (!line) return;
+  const d = line.data;
+  keepInView([S.board.slot(d.x, d.y), ...d.squares.map(([x, y]) => S.board.box(x, y))]);
+}
+
 const TURN_EVENTS = new Set(["line_placed", "piece_inserted", "move_explained", "stage_advanced"]); // a seat's own
 const QUIET = new Set(["game_over", "seed_revealed", "high_scores_entered", "game_abandoned"]); // drawn, not paced
 
@@ -201,6 +210,7 @@ export async function applyMoveResult(events, finalState, opts) {
     S.plans = finalPlans;
     render(finalState);
     if (words.text) flash(words.text, words.kind, "feedback");
+    keepWonInView(own);
     return;
   }
   S.anim = makeAnimation();

@@ -8,6 +8,7 @@ import { setMessage } from "../common/message.js";
 import { fillPieces, fillPlans, fillStatus, overResult, plansOfState, seatLetter, seatName } from "../common/panels.js";
 import { dropInvite } from "../common/store.js";
 import { plural, signed } from "../common/words.js";
+import { fillScorebar } from "./scorebar.js";
 import { showOver, showScores } from "./scores.js";
 import { S, canPlay, isComputer, mySeat, online, youSeat } from "./state.js";
 import { syncZoomTools } from "./zoom.js";
@@ -205,6 +206,7 @@ export function render(st) {
   S.board.paint(st);
   fillStatus($("status"), st, youSeat(st));
   showScores(st.scores);
+  fillScorebar(st);
   const ownPieces = st.stage === 3 && !st.over;
   fillPieces($("pieces"), ownPieces ? st.last_pieces || [] : []);
   fillLastTurn(st);

@@ -8,6 +8,7 @@ import { overResult, seatName } from "../common/panels.js";
 import { finished } from "../common/store.js";
 import { signed } from "../common/words.js";
 import { showAgain } from "./again.js";
+import { barScores } from "./scorebar.js";
 import { S, mySeat, youSeat } from "./state.js";
 import { zoom } from "./zoom.js";
 
@@ -42,6 +43,7 @@ function animateScore(seat, from, to) {
   countTimers[seat - 1] = setInterval(() => {
     value += step;
     dd.textContent = String(value);
+    barScores(S.shown.map((n, i) => (i === seat - 1 ? value : Number($(`st-score${i + 1}`).textContent))));
     if (value === to) {
       clearInterval(countTimers[seat - 1]);
       countTimers[seat - 1] = null;
