@@ -102,6 +102,7 @@ def test_a_game_ended_on_the_page_shows_the_result_at_the_top(
     assert not state["over"]
     own(page, game)
     page.goto(f"/play/{game_id}")
+    page.wait_for_selector(f"{BOARD}[data-version]")
     expect(page.locator("#over")).to_be_hidden()
     play_until_over(page)
     final = live_server.get_json(f"/api/games/{game_id}")["state"]
