@@ -9,7 +9,8 @@ import { addPiece, addPlan, fillPieces, fillPlans, seatLetter, seatName } from "
 import { plural } from "../common/words.js";
 import { flash, render, resultWords, showPlaying } from "./panel.js";
 import { showScores } from "./scores.js";
-import { S, canPlay, isComputer, mySeat, names, online, recordSeqs, trackTurn, youOf } from "./state.js";
+import { play } from "../common/sound.js";
+import { S, canPlay, isComputer, mySeat, names, online, otherSide, recordSeqs, trackTurn, youOf } from "./state.js";
 import { keepInView } from "./inview.js";
 import { noteMove } from "./zoom.js";
 
@@ -54,6 +55,14 @@ function tallyBoxes() {
   setField("ownerless", count("own-O"));
 }
 
+/* A line's sound: the other side's move, else this page's player's penalty, square
+   won or plain line (common/sound.js; nothing unless sound is on). */
+function soundOf(d, letter) {
+  if (otherSide(d.seat)) return "other";
+  if (penaltyOf(d)) return "penalty";
+  return d.squares.some((q) => q[2] === letter) ? "square" : "line";
+}
+
 /* Draw one event onto the board and the panel (the final state still comes from
    the server). `n` maps seat -> name. */
 function drawEvent(ev, n) {
@@ -61,6 +70,7 @@ function drawEvent(ev, n) {
   const board = S.board;
   if (ev.type === "line_placed") {
     const letter = seatLetter(S.state, d.seat);
+    play(soundOf(d, letter));
     board.setLine(d.x, d.y, letter, "cur");
     for (const [x, y, owner] of d.squares) board.setBox(x, y, owner, "cur");
     const won = d.squares.filter((q) => q[2] === letter).length;
@@ -211,6 +221,7 @@ export async function applyMoveResult(events, finalState, opts) {
     render(finalState);
     if (words.text) flash(words.text, words.kind, "feedback");
     keepWonInView(own);
+    if (events.some((ev) => ev.type === "game_over")) play("over");
     return;
   }
   S.anim = makeAnimation();
@@ -247,6 +258,7 @@ export async function applyMoveResult(events, finalState, opts) {
   $("skip-btn").hidden = true;
   $("board").classList.remove("animating");
   render(finalState);
+  if (events.some((ev) => ev.type === "game_over")) play("over");
   if (remote) {
     flash(remoteSummary(events, n, wasMine, finalState), "info", "remote");
   } else if (narrated) {

@@ -51,6 +51,17 @@ export function canPlay(st) {
   return st.open_seat === null && st.turn === mySeat(st);
 }
 
+/* Whether a seat's moves are the other side's for this page: the computer's, an
+   online opponent's, or any seat's for a page that only watches. Two players on one
+   screen are both this page's. */
+export function otherSide(seat) {
+  const st = S.state;
+  if (!st || !S.game) return false;
+  if (isComputer(st, seat)) return true;
+  if (!S.game.token) return true;
+  return online(st) && seat !== mySeat(st);
+}
+
 /* "You" against the computer or in an online game; the name when two share a screen. */
 export function youOf(st, seat) {
   if (st.mode === "vs_computer" && !isComputer(st, seat)) return "You";

@@ -12,7 +12,7 @@
 import { pt } from "../common/captions.js";
 import { $ } from "../common/dom.js";
 import { syncScorebar } from "./scorebar.js";
-import { S, isComputer, mySeat, online } from "./state.js";
+import { S, otherSide } from "./state.js";
 
 const MIN_TAP_SCALE = 0.85; // px per board unit for 24 px tap targets (slots 28.3 units apart)
 const SIDES = ["left", "right", "up", "down"];
@@ -262,17 +262,6 @@ function reveal(side) {
   slot?.scrollIntoView({ behavior: calm ? "auto" : "smooth", inline: across ? "center" : "nearest",
     block: across ? "nearest" : "center" });
   $("board").focus({ preventScroll: true });
-}
-
-/* Whether a seat's lines are the other side's for this page: the computer's, an
-   online opponent's, or any seat's for a page that only watches. Two players on one
-   screen are both this page's. */
-function otherSide(seat) {
-  const st = S.state;
-  if (!st || !S.game) return false;
-  if (isComputer(st, seat)) return true;
-  if (!S.game.token) return true;
-  return online(st) && seat !== mySeat(st);
 }
 
 /* Every event the page applies (anim.js): the other side's lines drawn off
