@@ -40,7 +40,7 @@ class InviteStatusSchema(Schema):
 
 class RematchSchema(Schema):
     game_id = fields.String(required=True, metadata={"description": "the rematch"})
-    seat = s._int(required=True, metadata={
+    seat = fields.Integer(strict=True, required=True, metadata={
         "description": "the caller's seat in the rematch: the other one than before"})
     token = fields.String(required=True, metadata={
         "description": "shown only here: it moves this seat only"})
@@ -56,8 +56,8 @@ class RematchSchema(Schema):
 
 class WaitingRematchSchema(Schema):
     game_id = fields.String(required=True)
-    seat = s._int(required=True, metadata={"description": "the seat that waits for the "
-                                                          "friend"})
+    seat = fields.Integer(strict=True, required=True, metadata={
+        "description": "the seat that waits for the friend"})
     claimed = fields.Boolean(required=True, metadata={"description": "the friend took it"})
     by = fields.String(required=True, metadata={"description": "who made the rematch"})
 

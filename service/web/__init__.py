@@ -28,6 +28,7 @@ from ..domain.names import NAME_MAX
 from ..errors import GameNotFound
 from ..headers import live_origin
 from ..services import GameSummary, Services
+from .rows import TEMPLATE_GLOBALS, field_size, first_seat, game_class, second_seat
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                static_url_path="/assets")
@@ -221,57 +222,8 @@ def live_json() -> Response:
 FIELD_SIZES = ((19, 33), (15, 25), (11, 17), (9, 13), (7, 9))  # the start form's sizes
 
 
-def field_size(row: Any) -> str:
-    """A game's or a high score's field as "19 × 33"; "—" when it is not known (the
-    default entries of the table; rows read before the field size was stored)."""
-    height, width = getattr(row, "height", None), getattr(row, "width", None)
-    return f"{height} × {width}" if height and width else "—"
-
-
-@bp.app_template_global("first_seat")
-def first_seat(row: Any) -> str:
-    """Seat 1's name in a games row: its player, or an online rematch's open seat
-    until the friend claims it (its maker took seat 2)."""
-    if row.player_name:
-        return str(row.player_name)
-    return "(open seat)" if row.mode == "online" else ""
-
-
-@bp.app_template_global("second_seat")
-def second_seat(row: Any) -> str:
-    """Seat 2's name in a games row: the second human, an online game's open seat
-    until a friend claims it, or the computer."""
-    if row.second_name:
-        return str(row.second_name)
-    return "(open seat)" if row.mode == "online" else "Computer"
-
-
-@bp.app_template_global("game_class")
-def game_class(row: Any) -> str:
-    """What kind of game a games row is, as the lists show it: the computer's level,
-    or "two players" / "online" when both seats are humans."""
-    return {"two_players": "two players", "online": "online"}.get(row.mode, row.difficulty)
-
-
-@bp.app_template_global("field_size")
-def _field_size(row: Any) -> str:
-    return field_size(row)
-
-
-@bp.app_template_global("game_accuracy")
-def game_accuracy(accuracies: dict[str, tuple[int, int]], game_id: str) -> str:
-    """A games row's accuracy per seat from its review, "acc. 87 % / 92 %"; "—" until
-    the game is reviewed."""
-    found = accuracies.get(game_id)
-    return "—" if found is None else f"acc. {found[0]} % / {found[1]} %"
-
-
-@bp.app_template_global("entry_accuracy")
-def entry_accuracy(accuracies: dict[str, tuple[int, int]], entry: Any) -> str:
-    """A high score's accuracy (its seat's in the game's review), "87 %"; "—" until
-    the game is reviewed and for the entries without a game."""
-    found = accuracies.get(entry.game_id or "")
-    return "—" if found is None or not entry.seat else f"{found[entry.seat - 1]} %"
+for _name, _helper in TEMPLATE_GLOBALS.items():
+    bp.add_app_template_global(_helper, _name)
 
 
 def _size_arg() -> tuple[int, int] | None:

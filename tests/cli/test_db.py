@@ -68,6 +68,8 @@ def test_downgrade_to_base_with_games_names_every_row_it_drops(run: Run, db_url:
     result = run("db", "downgrade", "base")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == [
+        "drops invitations.seat: 0 rows",  # no online game (0011: rematches)
+        "drops invitations.rematch_of: 0 rows",
         "drops game_reviews: 0 rows",  # the game runs: no review yet
         "drops projection_checkpoints: 1 row",  # the analyst's
         "drops event_positions: 1 row",  # the counter
