@@ -3,7 +3,7 @@
 Positions are the states at the start of a computer stage 1 in seeded
 computer-vs-computer games (moderate vs moderate), on the default 19 x 33 field
 and on the largest, 41 x 81; then the crafted worst positions of
-`service.domain.ai.worst` (long corridors, dominoes, boxes with three sides,
+`squares_testing.worst` (long corridors, dominoes, boxes with three sides,
 dense fields) on both sizes. For each level it prints the median and max CPU
 time of a whole turn (`play_turn`: explanation, stage 1, stage 2, random
 pieces) and of its slowest single decision (stage-1 plan or stage-2 line),
@@ -23,7 +23,7 @@ import resource
 import statistics
 import time
 
-from service.domain.ai import strategy_for, worst
+from service.domain.ai import strategy_for
 from service.domain.commands import Advance, NewGame
 from service.domain.fold import apply_all
 from service.domain.players import play_turn
@@ -31,6 +31,7 @@ from service.domain.rules import decide
 from service.domain.start import LEVELS
 from service.domain.state import GameState
 from squares_testing import results as _results
+from squares_testing import worst
 from squares_testing.play import turn_starts
 
 

@@ -40,7 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from service.app import create_app
+from service.http.app import create_app
 from service.services import Services
 from service.store import migrate
 from squares_testing import results as _results
@@ -266,10 +266,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="squares-bench-api-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'bench.db'}"
         migrate(url)
-        app = create_app({"DATABASE_URL": url, "RATELIMIT_ENABLED": False})
+        app = create_app({"DATABASE_URL": url, "SQUARES_RATELIMIT_ENABLED": "0"})
         services: Services = app.extensions["squares"]
         # one client address makes every game here: no cap on its unfinished games
-        services.active_games_per_client_setting = 0
+        services.active_games_per_client = 0
         t = time.perf_counter()
         game_id, version = finished_default_game(services)
         print(f"finished 19 x 33 computer_vs_computer game: {version} events "

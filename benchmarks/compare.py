@@ -1,5 +1,5 @@
 """Two benchmark runs side by side: the figures of A.json and B.json (as the scripts
-under benchmarks/ write them, see `_results.py`), with the ratio B / A.
+under benchmarks/ write them, see `squares_testing/results.py`), with the ratio B / A.
 
     .venv/bin/python benchmarks/compare.py build/benchmarks/fold-A.json build/benchmarks/fold-B.json
     .venv/bin/python benchmarks/compare.py --quick    # two built-in sample runs

@@ -17,8 +17,8 @@ import time
 from service.domain.commands import NewGame
 from service.domain.events import Event
 from service.domain.fold import fold
-from service.domain.players import Greedy
 from squares_testing import results as _results
+from squares_testing.greedy import Greedy
 from squares_testing.play import play_out
 
 

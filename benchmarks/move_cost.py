@@ -11,24 +11,27 @@ one client is never refused), one request at a time. No HTTP server and no threa
 hop: load.py's "server CPU per healthz" minus the app's own cost of one ``/healthz``
 (printed here) is what those add to every request.
 
-First the CPU per move is measured without a profiler; then the same play runs under
-cProfile, and each function's own time (``tottime``) goes to the part its module
-belongs to (`PARTS`): the profile gives the shares, the plain run the milliseconds.
-cProfile slows call-heavy code more than the rest, so the shares are approximate.
+First the CPU per move is measured without a profiler; then the same play runs again
+while the process's CPU clock interrupts it every half millisecond (SIGPROF), and
+each interruption counts for the part (`PARTS`) of the innermost frame that belongs
+to one (a standard-library frame counts for its caller's part): the samples give the
+shares, the plain run the milliseconds. Sampling slows nothing down, so call-heavy
+code (the AI) is not overstated as under a tracing profiler such as cProfile.
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
 import io
 import json
-import pstats
+import signal
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from squares_testing import results as _results
@@ -44,22 +47,22 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
     ("fold and copy (projection)", ("/domain/state.py", "/domain/events.py",
                                     "/domain/board.py")),
     ("decide (rules)", ("/domain/rules.py", "/domain/players.py", "/domain/")),
-    ("commit (sqlite3 COMMIT, fsync)", ("'commit' of 'sqlite3",)),
+    ("commit (sqlite3 COMMIT, fsync)", (":do_commit",)),
     ("database statements (SQLAlchemy, sqlite3)", ("sqlalchemy/", "sqlite3", "/store/")),
-    ("rate limiter (limits)", ("/service/limits.py", "/limits/")),
-    ("headers, request id, access log, metrics", ("/service/headers.py", "access_log.py",
-                                                  "request_ids.py", "/service/logs.py",
-                                                  "/service/metrics.py", "prometheus_client/",
+    ("rate limiter (limits)", ("/service/http/limits.py", "/limits/")),
+    ("headers, request id, access log, metrics", ("/service/http/headers.py",
+                                                  "access_log.py", "request_ids.py",
+                                                  "/service/ops/", "prometheus_client/",
                                                   "logging/", "uuid.py")),
     ("serialization (marshmallow, webargs, JSON)", ("marshmallow/", "webargs/", "json/",
                                                    "flask_smorest/", "/api/views.py",
-                                                   "/api/schemas.py", "/flask/json/")),
-    ("service layer (use cases)", ("/service/services/", "/service/api/", "security.py",
+                                                   "/api/schemas.py", "/flask/json/",
+                                                   "/http/json.py", "orjson")),
+    ("service layer (use cases)", ("/service/services/", "/service/api/", "/service/http/",
                                    "hmac.py")),
     ("Flask and werkzeug (routing, request, response)", ("flask/", "werkzeug/")),
 ]
 OTHER = "other (the standard library, called from nothing of the above)"
-HELPER_DEPTH = 6
 
 
 class App:
@@ -115,30 +118,36 @@ def part_of(file_and_name: str) -> str:
     return OTHER
 
 
-def shares(profile: cProfile.Profile) -> dict[str, float]:
-    """Each part's share of the profiled time: its functions' own time, and that of
-    the built-ins and standard-library helpers they call (a helper's own time is split
-    over its callers as they called it, up to `HELPER_DEPTH` callers up)."""
-    stats: dict[Any, Any] = pstats.Stats(profile).stats  # type: ignore[attr-defined]
-    by_part: dict[str, float] = {}
+class Sampler:
+    """Samples of this thread's stack every `interval_s` of the process's CPU time;
+    `counts`: samples by part (see the module docstring)."""
 
-    def attribute(func: Any, seconds: float, depth: int) -> None:
-        file, _line, name = func
-        part = part_of(f"{file}:{name}")
-        callers = stats.get(func, (0, 0, 0, 0, {}))[4]
-        if part != OTHER or depth >= HELPER_DEPTH or not callers:
-            by_part[part] = by_part.get(part, 0.0) + seconds
-            return
-        weights = {caller: timing[2] + timing[3] for caller, timing in callers.items()}
-        total = sum(weights.values())
-        for caller, weight in weights.items():
-            share = weight / total if total else 1 / len(weights)
-            attribute(caller, seconds * share, depth + 1)
+    def __init__(self, interval_s: float = 0.0005) -> None:
+        self.interval_s = interval_s
+        self.counts: Counter[str] = Counter()
 
-    for func, (_cc, _nc, own, _cum, _callers) in stats.items():
-        attribute(func, own, 0)
-    total = sum(by_part.values()) or 1.0
-    return {part: seconds / total for part, seconds in by_part.items()}
+    def __enter__(self) -> Sampler:
+        signal.signal(signal.SIGPROF, self._sample)
+        signal.setitimer(signal.ITIMER_PROF, self.interval_s, self.interval_s)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        signal.setitimer(signal.ITIMER_PROF, 0, 0)
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+
+    def _sample(self, _signum: int, frame: FrameType | None) -> None:
+        while frame is not None:
+            code = frame.f_code
+            part = part_of(f"{code.co_filename}:{code.co_name}")
+            if part != OTHER:
+                self.counts[part] += 1
+                return
+            frame = frame.f_back
+        self.counts[OTHER] += 1
+
+    def shares(self) -> dict[str, float]:
+        total = sum(self.counts.values()) or 1
+        return {part: self.counts[part] / total for part, _ in [*PARTS, (OTHER, ())]}
 
 
 def healthz_cpu_ms(app: App, n: int) -> float:
@@ -155,8 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     games = args.games or (6 if args.quick else 60)
 
-    from service import lifecycle
-    from service.app import create_app
+    from service.http.app import create_app
+    from service.ops import lifecycle
     from service.store import migrate
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -169,19 +178,17 @@ def main(argv: list[str] | None = None) -> int:
         moves = play(app, games, seed=1000)
         per_move_ms = (time.process_time() - started) / moves * 1000
         healthz_ms = healthz_cpu_ms(app, 500 if args.quick else 3000)
-        profile = cProfile.Profile(time.process_time)
-        profile.enable()
-        play(app, games, seed=1000 + games)
-        profile.disable()
-        lifecycle.close(flask_app)  # its threads (the analyst, the sweeper) stop first
+        with Sampler() as sampler:
+            play(app, games, seed=1000 + games)
+        lifecycle.close(flask_app)  # its threads (the sweeper) stop first
 
-    parts = sorted(shares(profile).items(), key=lambda item: -item[1])
+    parts = sorted(sampler.shares().items(), key=lambda item: -item[1])
     print(f"\n== Squares: a move's CPU in the app (in-process WSGI, SQLite, limits on; "
           f"{games} games, {moves} moves, each with its hint) ==")
     print(f"{'app CPU per move, its hint included':<52}{per_move_ms:>8.2f} ms")
     print(f"{'app CPU per bare GET /healthz':<52}{healthz_ms:>8.3f} ms")
     print(f"{'a move : a bare request (app only)':<52}{per_move_ms / healthz_ms:>8.1f} x")
-    print(f"\n{'part (by cProfile own time)':<52}{'ms/move':>8}{'share':>8}")
+    print(f"\n{'part (by CPU-time samples)':<52}{'ms/move':>8}{'share':>8}")
     figures: _results.Figures = {
         "app CPU per move": _results.figure(per_move_ms, "ms"),
         "app CPU per healthz": _results.figure(healthz_ms, "ms"),

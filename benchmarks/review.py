@@ -52,13 +52,13 @@ from typing import Any
 from cli.simulate import Setup, new_game, play_stored
 from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from service.domain.events import Event
-from service.domain.players import Greedy
 from service.domain.review import review_game
 from service.projections.analyst import Analyst
 from service.services import Services
 from service.store import migrate
 from squares_testing import results as _results
 from squares_testing.crafted import nobody_takes
+from squares_testing.greedy import Greedy
 from squares_testing.play import own_level, play_out
 from squares_testing.stats import percentile
 

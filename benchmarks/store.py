@@ -18,7 +18,6 @@ removed afterwards.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sqlite3
 import statistics
@@ -28,14 +27,14 @@ import time
 import uuid
 from pathlib import Path
 
-from service import config
 from service.domain.commands import NewGame
 from service.domain.events import Event
 from service.domain.fold import apply_all, fold
-from service.domain.players import Greedy
 from service.domain.state import GameState
-from service.store import SQLITE_BUSY_TIMEOUT_MS, EventStore, migrate
+from service.ops.settings import INSTANCE_DIR, Settings
+from service.store import SQLITE_BUSY_TIMEOUT_MS, EventStore, make_engine, migrate
 from squares_testing import results as _results
+from squares_testing.greedy import Greedy
 from squares_testing.play import play_out
 
 
@@ -132,17 +131,15 @@ def main() -> int:
     parser.add_argument("--events", type=int, default=None, help="appends (2000)")
     parser.add_argument("--synchronous", default=None,
                         help="SQLite synchronous mode (default: the store's, FULL)")
-    parser.add_argument("--dir", default=str(config.INSTANCE_DIR))
+    parser.add_argument("--dir", default=str(INSTANCE_DIR))
     parser.add_argument("--repeats", type=int, default=None,
                         help="loads of the finished game (50)")
     _results.add_run_options(parser, quick="seconds: 200 events, 10 repeats")
     args = parser.parse_args()
     _results.fill_defaults(args, events=(2000, 200), repeats=(50, 10))
-    if args.synchronous:
-        os.environ["SQUARES_SQLITE_SYNCHRONOUS"] = args.synchronous.upper()
-    from service.store import sqlite_synchronous
-
-    synchronous = sqlite_synchronous()
+    synchronous = Settings.from_env(
+        **({"SQUARES_SQLITE_SYNCHRONOUS": args.synchronous.upper()} if args.synchronous
+           else {})).sqlite_synchronous
     Path(args.dir).mkdir(parents=True, exist_ok=True)
     workdir = Path(tempfile.mkdtemp(prefix="bench-store-", dir=args.dir))
     try:
@@ -152,7 +149,7 @@ def main() -> int:
         with sqlite3.connect(workdir / "store.db") as conn:
             ddl = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'events'").fetchone()[0]
         raw = RawSqlite(workdir / "raw.db", synchronous, ddl)
-        store = EventStore.from_url(url)
+        store = EventStore(make_engine(url, synchronous=synchronous))
         appends = StoreAppends(store, games)
         # Interleaved in chunks, so that a busy machine slows both sides alike.
         chunk = 100

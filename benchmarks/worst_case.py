@@ -1,6 +1,6 @@
 """The worst request on crafted positions (prints figures, asserts nothing).
 
-Positions from `service.domain.ai.worst` (corridors, dominoes, many three-sided
+Positions from `squares_testing.worst` (corridors, dominoes, many three-sided
 boxes, dense boards) on 19 x 33 and 41 x 81, one vs_computer game per position and
 computer level, stored straight through the event store (their initial lines are
 chosen, not drawn from a seed). Through the Flask test client (in process, so the
@@ -29,14 +29,15 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any
 
-from service import lifecycle, security
-from service.app import create_app
-from service.domain.ai import worst
 from service.domain.events import Seat
 from service.domain.fold import fold
 from service.domain.start import LEVELS
+from service.http.app import create_app
+from service.ops import lifecycle
+from service.services import security
 from service.store import migrate
 from squares_testing import results as _results
+from squares_testing import worst
 
 TARGET_MS = 250.0
 
@@ -73,9 +74,9 @@ def play_one(client: Any, game_id: str, token: str) -> list[tuple[str, float, fl
 
     run("GET game", "GET", url)
     run("GET replay/1", "GET", f"{url}/replay/1")
-    run("GET hint (stage 1)", "GET", f"{url}/hint")
+    run("GET hint (stage 1)", "GET", f"{url}/hint", headers=auth)  # writes hint_used
     run("POST advance (1 -> 2)", "POST", f"{url}/advance", json={}, headers=auth)
-    hint = run("GET hint (stage 2)", "GET", f"{url}/hint")
+    hint = run("GET hint (stage 2)", "GET", f"{url}/hint", headers=auth)
     if hint and hint.get("action") == "line":
         run("POST lines (stage 2)", "POST", f"{url}/lines",
             json={"x": hint["x"], "y": hint["y"]}, headers=auth)
@@ -97,7 +98,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/worst.db"
         migrate(url)
-        app = create_app({"DATABASE_URL": url, "RATELIMIT_ENABLED": False})
+        app = create_app({"DATABASE_URL": url, "SQUARES_RATELIMIT_ENABLED": "0"})
         client = app.test_client()
         for height, width in sizes:
             for kind in worst.KINDS:

@@ -7,7 +7,7 @@ environment). So every command works on a new, empty database. Only the ``db``
 commands manage the schema explicitly.
 
 The URL: a relative SQLite path (``sqlite:///rel.db``) is made absolute against the
-directory the command was started in (`config.absolute_sqlite_url`), so it names the same
+directory the command was started in (`service.store.urls.absolute_sqlite_url`), so it names the same
 file for every command, also for the processes of ``squares serve`` (which
 run in another directory). The URL is checked on first use (`check_url`): a
 malformed one or an unsupported scheme is a usage error (exit 2), a SQLite path
@@ -16,7 +16,6 @@ below a regular file exit 1, before anything touches the database.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,9 +25,10 @@ import click
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from service import config
+from service.ops.settings import Settings
 from service.services import Services
 from service.store import ADMIN, migrate
+from service.store.urls import absolute_sqlite_url, sqlalchemy_url, sqlite_file
 
 from .output import CliFailure, safe_url
 
@@ -37,14 +37,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 SUPPORTED_BACKENDS = ("sqlite", "postgresql")
 URL_FORMS = "sqlite:///PATH or postgresql://USER:PASSWORD@HOST/DATABASE"
 
-PG_CONNECT_TIMEOUT_VAR = "PGCONNECT_TIMEOUT"
-PG_CONNECT_TIMEOUT_SECONDS = 10
-"""libpq waits for an unresponsive PostgreSQL server without limit; the CLI (and the
-processes `squares serve` starts, which inherit its environment) give up after
-this many seconds unless ``PGCONNECT_TIMEOUT`` or the URL's ``connect_timeout`` says
-otherwise."""
-
-
 def check_url(url: str) -> None:
     """Refuse a database URL the commands cannot use, before anything opens it:
     unparsable, a scheme or driver other than SQLite / PostgreSQL (psycopg), a bad
@@ -52,7 +44,7 @@ def check_url(url: str) -> None:
     regular file: exit 1."""
     shown = safe_url(url)
     try:
-        parsed = make_url(config.sqlalchemy_url(url))
+        parsed = make_url(sqlalchemy_url(url))
         port = parsed.port
     except (ArgumentError, ValueError) as exc:
         raise CliFailure(f"invalid database URL {shown!r} ({_first_line(exc)}); "
@@ -70,7 +62,7 @@ def check_url(url: str) -> None:
     except ImportError as exc:
         raise CliFailure(f"the database driver for {parsed.drivername} is not installed "
                          f"({exc})") from exc
-    database = config.sqlite_file(url)
+    database = sqlite_file(url)
     if database is not None:
         _check_sqlite_path(Path(database))
 
@@ -92,12 +84,13 @@ def _first_line(exc: BaseException) -> str:
 
 
 class AppContext:
-    """The database URL (made absolute at once, checked on first use) and the
-    services on it."""
+    """The settings, the database URL (made absolute at once, checked on first use)
+    and the services on it."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, settings: Settings) -> None:
+        self.settings = settings
         self.given_url = url
-        self._url = config.absolute_sqlite_url(url)
+        self._url = absolute_sqlite_url(url)
         self._checked = False
         self.migrated = False
 
@@ -106,16 +99,13 @@ class AppContext:
         """The URL every command uses; `CliFailure` when it is not usable."""
         if not self._checked:
             check_url(self._url)
-            parsed = config.parse_url(self._url)
-            if parsed is not None and parsed.get_backend_name() == "postgresql":
-                os.environ.setdefault(PG_CONNECT_TIMEOUT_VAR, str(PG_CONNECT_TIMEOUT_SECONDS))
             self._checked = True
         return self._url
 
     @property
     def sqlite_path(self) -> str | None:
         """The SQLite file (absolute), None for PostgreSQL or an in-memory database."""
-        return config.sqlite_file(self._url)
+        return sqlite_file(self._url)
 
     def migrate(self) -> None:
         if not self.migrated:
@@ -126,7 +116,7 @@ class AppContext:
     def services(self) -> Iterator[Services]:
         """The service layer on a database at the newest schema; disposed afterwards."""
         self.migrate()
-        services = Services.from_url(self.url, ADMIN)
+        services = Services.from_url(self.url, ADMIN, self.settings)
         try:
             yield services
         finally:
@@ -134,3 +124,11 @@ class AppContext:
 
 
 pass_app: Callable[[F], F] = click.make_pass_decorator(AppContext)
+
+
+def current_settings() -> Settings:
+    """The settings of the command being run (read once, by `cli.main`)."""
+    app = click.get_current_context().find_object(AppContext)
+    if app is None:
+        raise RuntimeError("no squares command is running")
+    return app.settings

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from service.domain.render import render, render_board
-from service.durations import parse_duration
-from service.services import GameSummary
+from service.ops.durations import parse_duration
+from service.services import GameSummary, SignatureReport
 
 from .context import AppContext, pass_app
 from .output import INT32_MAX, CliFailure, echo_json, fmt_time, require_yes, table
@@ -30,6 +30,21 @@ class DurationType(click.ParamType):
             return parse_duration(str(value))
         except ValueError as exc:
             self.fail(str(exc), param, ctx)
+
+
+def signature_text(report: SignatureReport) -> str:
+    """Where a stored game comes from, in words (`squares verify`, import)."""
+    whose = "this instance" if report.own else f"key {report.key}"
+    if report.origin == "here":
+        return "played here"
+    if report.origin == "signed":
+        return (f"ranked: signature valid ({whose})" if report.state == "valid"
+                else f"ranked, but its signature is {report.state.replace('_', ' ')} now "
+                     f"({whose})")
+    why = {"missing": "no signature", "invalid": f"signature invalid ({whose})",
+           "unknown_key": f"signed with an unknown key ({report.key})",
+           "valid": f"signature valid now ({whose}); imported before it was"}[report.state]
+    return f"as an archive game, in no high score table: {why}"
 
 
 def scores_text(summary: GameSummary) -> str:
@@ -201,8 +216,12 @@ def export(app: AppContext, game_id: str, output: Path | None) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @pass_app
 def import_game(app: AppContext, file: str) -> None:
-    """Import a JSON Lines export as a new game (read-only); prints its id."""
+    """Import a JSON Lines export as a new game (read-only); prints its id, and on
+    stderr whether it keeps its high score table (a valid signature) or is an archive
+    game."""
     # Read line by line: a stream is refused at its first bad line, unread beyond it.
     with click.open_file(file, "rb") as source, app.services() as services:
         new_id = services.import_game(source)
+        (report,) = services.signature_reports(new_id)
     click.echo(new_id)
+    click.echo(f"imported {signature_text(report)}", err=True)

@@ -6,51 +6,85 @@ from collections.abc import Sequence
 
 import click
 
+from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
+from service.domain.ranking import MAIN, TABLES
 from service.services import HighScore
 
 from .context import AppContext, pass_app
 from .output import INT32_MAX, INT32_MIN, echo_json, fmt_time, require_yes, table
 
+# Marks of the entries whose game may have been assisted (played before hints were
+# recorded) and of RULES E2's default entries.
+NOT_RECORDED = "*"
+
 
 def high_score_table(entries: Sequence[HighScore]) -> str:
     rows = [
-        (rank, e.name, e.score, e.difficulty, fmt_time(e.created_at), e.game_id or "-", e.id)
+        (rank, e.name + (NOT_RECORDED if not e.hints_recorded else ""), e.score,
+         e.difficulty, fmt_time(e.created_at), _game(e), e.id)
         for rank, e in enumerate(entries, start=1)
     ]
-    return table(("#", "name", "score", "difficulty", "date", "game", "id"), rows,
+    text = table(("#", "name", "score", "difficulty", "date", "game", "id"), rows,
                  align_right=(0, 2, 6))
+    if any(not e.hints_recorded for e in entries):
+        text += f"\n{NOT_RECORDED} played before hints were recorded"
+    return text
+
+
+def _game(entry: HighScore) -> str:
+    if entry.source == "original":
+        return "the original game"
+    return entry.game_id or "-"
+
+
+def table_options(command: click.decorators.FC) -> click.decorators.FC:
+    """--mode, --height, --width: which table (RULES E1, M2), the main table of the
+    default field unless told."""
+    command = click.option("--mode", type=click.Choice(TABLES), default=MAIN,
+                           show_default=True, help="Whose table: games against the "
+                           "computer, or of two humans (on one screen, online).")(command)
+    command = click.option("--width", type=click.IntRange(MIN_SIZE, MAX_WIDTH),
+                           default=DEFAULT_WIDTH, show_default=True)(command)
+    return click.option("--height", type=click.IntRange(MIN_SIZE, MAX_HEIGHT),
+                        default=DEFAULT_HEIGHT, show_default=True,
+                        help="The field size: one table per size.")(command)
 
 
 @click.group()
 def highscores() -> None:
-    """Show and edit the high score table."""
+    """Show and edit the high score tables (one per mode and field size)."""
 
 
 @highscores.command("list")
 @click.option("--limit", type=click.IntRange(1, 10_000), default=10, show_default=True)
+@table_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_app
-def list_high_scores(app: AppContext, limit: int, as_json: bool) -> None:
-    """The best scores, highest first."""
+def list_high_scores(app: AppContext, limit: int, height: int, width: int, mode: str,
+                     as_json: bool) -> None:
+    """The best scores of one table, highest first."""
     with app.services() as services:
-        entries = services.high_scores(limit)
+        entries = services.high_scores(limit, height=height, width=width, mode=mode)
     if as_json:
         echo_json(entries)
     elif entries:
         click.echo(high_score_table(entries))
     else:
-        click.echo("the high score table is empty")
+        click.echo(f"the {mode} table of {height} x {width} is empty")
 
 
 @highscores.command(context_settings={"ignore_unknown_options": True})
 @click.argument("name")
 @click.argument("score", type=click.IntRange(INT32_MIN, INT32_MAX))
 @click.option("--difficulty", default="manual", show_default=True)
+@table_options
 @pass_app
-def add(app: AppContext, name: str, score: int, difficulty: str) -> None:
+def add(app: AppContext, name: str, score: int, difficulty: str, height: int, width: int,
+        mode: str) -> None:
     """Add an entry by hand (SCORE may be negative; a 32-bit integer)."""
     with app.services() as services:
-        entry = services.add_high_score(name, score, difficulty)
+        entry = services.add_high_score(name, score, difficulty, height=height, width=width,
+                                        mode=mode)
     click.echo(f"added high score {entry.id}: {entry.name} {entry.score}")
 
 

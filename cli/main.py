@@ -20,11 +20,11 @@ import click
 from alembic.util.exc import CommandError
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
-from service import config
 from service.domain.commands import RuleViolation
 from service.domain.events import EventFormatError
 from service.domain.state import CorruptStream
 from service.errors import GameNotFound, ServiceError
+from service.ops.settings import SettingError, Settings
 
 from . import db, games, highscores, maintenance, play, replay, review, serve, simulate, watch
 from .context import AppContext
@@ -146,7 +146,11 @@ def cli(ctx: click.Context, database_url: str | None, color: bool | None) -> Non
     Commands that touch data migrate the database to the newest schema first,
     so they all work on a new, empty database.
     """
-    ctx.obj = AppContext(database_url or config.database_url())
+    try:
+        settings = Settings.from_env()
+    except SettingError as exc:
+        raise click.UsageError(str(exc)) from None
+    ctx.obj = AppContext(database_url or settings.database_url, settings)
     if color is not None:
         ctx.color = color
 

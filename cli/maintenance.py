@@ -12,6 +12,7 @@ import click
 from service.services import Problem
 
 from .context import AppContext, pass_app
+from .games import signature_text
 from .output import CliFailure, echo_json
 
 
@@ -41,15 +42,19 @@ def verify(app: AppContext, game_id: str | None, all_games: bool, as_json: bool)
         checked = 1 if target is not None else services.list_games(limit=1)[1]
         waiting = [w for w in services.waiting_on_computer()
                    if target is None or w.game_id == target]
+        signatures = ([] if any(p.kind == "game_not_found" for p in problems)
+                      else services.signature_reports(target))
     if as_json:
         echo_json({"ok": not problems, "games": checked, "problems": problems,
-                   "waiting_on_computer": waiting})
+                   "waiting_on_computer": waiting, "signatures": signatures})
     else:
         for problem in problems:
             click.echo(problem_line(problem))
         for game in waiting:
             click.echo(f"{game.game_id}: waiting on the computer (seat {game.seat}, "
                        f"{game.level}); the next command or read of the game plays it")
+        for report in signatures:  # each import's, or the one game's
+            click.echo(f"{report.game_id}: {signature_text(report)}")
     if problems:
         bad = len({p.game_id for p in problems})
         raise CliFailure(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} "

@@ -18,7 +18,6 @@ game, while the other one moves.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import IO
 from urllib.parse import urlsplit
@@ -26,13 +25,14 @@ from urllib.parse import urlsplit
 import click
 
 from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
+from service.domain.ranking import MAIN, TABLES, table_of
 from service.domain.render import render
 from service.domain.start import LEVELS
 from service.domain.state import GameState
 from service.errors import GameNotFound, ServiceError
 from service.services import Services
 
-from .context import AppContext, pass_app
+from .context import AppContext, current_settings, pass_app
 from .highscores import high_score_table
 from .output import CliFailure
 from .session import HELP, Session
@@ -89,7 +89,7 @@ def open_session(services: Services, resume: str, token: str | None, stdin: IO[s
 def use_tui(stdin: IO[str], plain: bool) -> bool:
     if plain or not (stdin.isatty() and sys.stdout.isatty()):
         return False
-    return os.environ.get("TERM", "dumb") not in ("", "dumb")
+    return current_settings().terminal not in ("", "dumb")
 
 
 def check_base_url(value: str) -> str:
@@ -200,4 +200,12 @@ def play(app: AppContext, name: str | None, difficulty: str, seed: int | None, h
         for line in session.result_lines():
             click.echo(line)
         click.echo("")
-        click.echo(high_score_table(services.high_scores(10)))
+        # the game beside the games of its mode and field size (RULES E1, M2)
+        state = session.state
+        mode = state.game.mode if state.game.mode in TABLES else MAIN
+        if table_of(state) is None:
+            click.echo("this game enters no high score table ("
+                       + ("a hint was used" if state.assisted else "a practice game") + ")")
+        entries = services.high_scores(10, height=state.height, width=state.width, mode=mode)
+        click.echo(high_score_table(entries) if entries else
+                   f"the {mode} table of {state.height} x {state.width} is empty")

@@ -78,6 +78,8 @@ def describe(event: ev.Event, state: GameState) -> str:
                 f"BestDirection : {', '.join(map(str, event.best_direction))}")
     if isinstance(event, ev.SeatClaimed):
         return f"{event.name} joins the game as seat {event.seat}"
+    if isinstance(event, ev.HintUsed):
+        return f"{name(event.seat)} asks for a hint: the game is assisted, unranked"
     if isinstance(event, ev.GameOver):
         outcome = "draw" if event.winner == 0 else f"{name(event.winner)} wins"
         return f"game over: {event.scores[0]}:{event.scores[1]}, {outcome}"

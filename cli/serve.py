@@ -3,24 +3,17 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 import click
 
+from service.ops.settings import Settings
+
 from .context import AppContext, pass_app
 from .output import safe_url
-
-
-def analyst_wanted() -> bool:
-    """``SQUARES_ANALYST``: 1 (the default) runs the analyst beside the servers, 0 not
-    (another node reviews the games)."""
-    raw = os.environ.get("SQUARES_ANALYST", "1").strip()
-    if raw not in ("0", "1"):
-        raise click.UsageError(f"SQUARES_ANALYST={raw!r}: 1 (review ended games, the "
-                               "default) or 0 (no analyst on this node)")
-    return raw == "1"
 
 
 @click.command()
@@ -39,92 +32,81 @@ def serve(app: AppContext, host: str, port: int, live_port: int | None, workers:
     """Serve the game over HTTP (migrates the database first): the app server on
     --port, the live streams on --live-port, and the analyst that reviews ended games.
     Stops on SIGTERM or Ctrl-C."""
-    from service import config, logs
+    from service.ops import logs
     from service.serve import app_server, live_url, metrics_server, supervisor
 
+    settings = app.settings
     live_port = port + 1 if live_port is None else live_port
-    problem = _check_settings(port, live_port)
+    problem = _check_settings(settings, port, live_port)
     if problem is not None:
         raise click.UsageError(problem)
-    with_analyst = analyst_wanted()
     app.migrate()
-    # the children read these; absolute (see AppContext), so that they open the file
-    # just migrated whatever directory they run in
+    # the children read their settings from the environment they inherit: the
+    # database just migrated (absolute, see AppContext, whatever directory they run
+    # in) and where the pages open live streams
     os.environ["DATABASE_URL"] = app.url
-    os.environ.setdefault(live_url.ENV, f":{live_port}")
+    if not settings.live_url:
+        os.environ[live_url.ENV] = f":{live_port}"
     children = [
-        supervisor.Child("app server", app_server.command(host, port, workers, threads)),
+        supervisor.Child("app server", app_server.command(
+            host, port, workers, threads, header_timeout_s=settings.header_timeout_s)),
         supervisor.Child("streams server", [
             sys.executable, "-m", "service.serve.streams_server",
             "--host", host, "--port", str(live_port)]),
     ]
-    if with_analyst:
+    if settings.analyst:
         children.append(supervisor.Child(
             "analyst", [sys.executable, "-m", "service.serve.analyst_process"], helper=True))
-    metrics_port = config.metrics_port()
-    _prepare_metrics_dir(metrics_port is not None)
-    if metrics_port is not None:
+    owned = _prepare_metrics_dir(settings)
+    if settings.metrics_port is not None:
         children.append(supervisor.Child(
-            "metrics server", metrics_server.command(config.metrics_host(), metrics_port),
+            "metrics server",
+            metrics_server.command(settings.metrics_host, settings.metrics_port),
             helper=True))
-    logs.configure()
+    logs.configure(settings.log_format)
     click.echo(f"serving {safe_url(app.url)}: the app on http://{host}:{port}, live "
                f"streams on http://{host}:{live_port}", err=True)
     try:
-        status = supervisor.Supervisor(children, os.environ).run()
+        status = supervisor.Supervisor(children).run()
     finally:
-        _remove_own_metrics_dir()
+        if owned is not None:
+            shutil.rmtree(owned, ignore_errors=True)
     sys.exit(status)
 
 
-def _check_settings(port: int, live_port: int) -> str | None:
-    """Why the ports, the logging, metrics or live settings cannot work, or None."""
-    from service import config, logs
-    from service.serve import app_server, live_url
+def _check_settings(settings: Settings, port: int, live_port: int) -> str | None:
+    """Why the ports or the export keys cannot work, or None (every other setting was
+    checked when they were read). The export key file is created here, at the first
+    start (`export_keys`)."""
+    from service.errors import BadSetting
+    from service.services import export_keys
 
     try:
-        logs.log_format()
-        metrics_port = config.metrics_port()
-        live_url.configured()
-        app_server.header_timeout_s()
-    except ValueError as exc:
-        return str(exc)
+        export_keys.known_secrets(settings)
+    except BadSetting as exc:
+        return exc.message
     if live_port == port:
         return f"--live-port {live_port} is the app's own port: streams have a port of their own"
-    if metrics_port is not None and metrics_port in (port, live_port):
-        return (f"SQUARES_METRICS_PORT={metrics_port} is a port of the app or its streams: "
-                "metrics are served on a port of their own")
+    if settings.metrics_port is not None and settings.metrics_port in (port, live_port):
+        return (f"SQUARES_METRICS_PORT={settings.metrics_port} is a port of the app or its "
+                "streams: metrics are served on a port of their own")
     return None
 
 
-OWNED_DIR_ENV = "SQUARES_METRICS_DIR_OWNED"  # "1": ``squares serve`` made the directory
-
-
-def _prepare_metrics_dir(served: bool) -> None:
-    """With metrics `served`, the processes write them to files in
+def _prepare_metrics_dir(settings: Settings) -> str | None:
+    """With metrics served, the processes write them to files in
     ``PROMETHEUS_MULTIPROC_DIR``, which the metrics server sums: a fresh directory of
-    our own (removed at exit), or the one given, emptied of an earlier run's files.
-    Without, each process counts in memory alone."""
-    from service.metrics import MULTIPROC_DIR_ENV
+    our own (returned, to be removed at exit), or the one given, emptied of an earlier
+    run's files. Without, each process counts in memory alone."""
+    from service.ops.metrics import MULTIPROC_DIR_ENV
 
-    if not served:
+    if settings.metrics_port is None:
         os.environ.pop(MULTIPROC_DIR_ENV, None)
-        return
-    given = os.environ.get(MULTIPROC_DIR_ENV)
-    if given:
-        Path(given).mkdir(parents=True, exist_ok=True)
-        for old in Path(given).glob("*.db"):
+        return None
+    if settings.metrics_dir:
+        Path(settings.metrics_dir).mkdir(parents=True, exist_ok=True)
+        for old in Path(settings.metrics_dir).glob("*.db"):
             old.unlink()
-        return
-    os.environ[MULTIPROC_DIR_ENV] = tempfile.mkdtemp(prefix="squares-metrics-")
-    os.environ[OWNED_DIR_ENV] = "1"
-
-
-def _remove_own_metrics_dir() -> None:
-    import shutil
-
-    from service.metrics import MULTIPROC_DIR_ENV
-
-    directory = os.environ.get(MULTIPROC_DIR_ENV)
-    if directory and os.environ.get(OWNED_DIR_ENV) == "1":
-        shutil.rmtree(directory, ignore_errors=True)
+        return None
+    os.environ[MULTIPROC_DIR_ENV] = made = tempfile.mkdtemp(prefix="squares-metrics-")
+    return made

@@ -18,7 +18,9 @@ from service.services import HintsOff, MoveResult, Services
 
 from .replay import describe, event_color
 
-HELP = "x y: draw the line at column x, row y | a or Enter: advance | h: hint | q: quit"
+HELP = ("x y: draw the line at column x, row y | a or Enter: advance | h: hint (a hint "
+        "makes this game unranked) | q: quit")
+ASSISTED = "a hint was used: this game enters no high score table"
 _LINE = re.compile(r"^\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*$")
 
 
@@ -130,10 +132,13 @@ class Session:
 
     def hint(self) -> None:
         try:  # an online game's hints are its creator's choice, for the seat to move
-            suggestion = self.services.hint(self.game_id, self.token)
+            hint = self.services.hint(self.game_id, self.token)
         except (RuleViolation, HintsOff) as exc:
             click.echo(f"no hint: {exc.message}")
             return
+        if hint.events:
+            click.echo(ASSISTED)
+        suggestion = hint.command
         if isinstance(suggestion, PlaceLine):
             click.echo(f"hint: draw {suggestion.x} {suggestion.y}")
         elif isinstance(suggestion, Advance):

@@ -13,16 +13,16 @@ import os
 import tempfile
 from pathlib import Path
 
-TOKENS_FILE_VAR = "SQUARES_TOKENS_FILE"
+from .context import current_settings
 
 
 def tokens_file() -> Path:
-    """Where the CLI keeps the tokens of the games it created."""
-    explicit = os.environ.get(TOKENS_FILE_VAR)
-    if explicit:
-        return Path(explicit).expanduser()
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home).expanduser() / "squares" / "tokens.json"
+    """Where the CLI keeps the tokens of the games it created (the running command's
+    settings ``SQUARES_TOKENS_FILE`` and ``XDG_DATA_HOME``)."""
+    settings = current_settings()
+    if settings.tokens_file is not None:
+        return settings.tokens_file.expanduser()
+    return settings.data_home.expanduser() / "squares" / "tokens.json"
 
 
 def _read_tokens_file(path: Path) -> dict[str, str | dict[str, str]]:

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import contextlib
 import curses
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from cli.context import current_settings
 from service.domain.commands import Advance, PlaceLine, RuleViolation
 from service.domain.events import OWNERLESS, SEAT_LETTERS, Event
 from service.domain.fold import apply_in_place
@@ -31,7 +31,7 @@ from service.errors import HintsOff
 
 from .replay import describe
 
-KEYS_HELP = "arrows move · space draw · Enter next stage · h hint · q quit"
+KEYS_HELP = "arrows move · space draw · Enter next stage · h hint (unranks) · q quit"
 MARGIN = 3  # the row numbers' column
 ENTER_KEYS = (10, 13, curses.KEY_ENTER)
 QUIT_KEYS = (ord("q"), ord("Q"))
@@ -42,10 +42,7 @@ POLL_MS = 500  # how often an online game is re-read while the other seat moves
 
 def step_delay() -> float:
     """Seconds between the computer's events on screen (``SQUARES_TUI_DELAY``)."""
-    try:
-        return max(0.0, min(2.0, float(os.environ.get("SQUARES_TUI_DELAY", "0.12"))))
-    except ValueError:
-        return 0.12
+    return current_settings().tui_delay_s
 
 
 @dataclass
@@ -220,16 +217,19 @@ class TerminalUI:
     def hint(self) -> None:
         session = self.session
         try:  # an online game's hints are its creator's choice, for the seat to move
-            suggestion = session.services.hint(session.game_id,  # type: ignore[attr-defined]
-                                               session.token)  # type: ignore[attr-defined]
+            hint = session.services.hint(session.game_id,  # type: ignore[attr-defined]
+                                         session.token)  # type: ignore[attr-defined]
         except (RuleViolation, HintsOff) as exc:
             self.screen.say(f"no hint: {exc.message}", 2)
             return
+        suggestion = hint.command
+        unranked = " (this game is now unranked)" if hint.events else ""
         if isinstance(suggestion, PlaceLine):
             self.cursor = Cursor(suggestion.x, suggestion.y, suggestion.x)
-            self.screen.say(f"hint: draw ({suggestion.x}, {suggestion.y}) — the cursor is on it; press space")
+            self.screen.say(f"hint: draw ({suggestion.x}, {suggestion.y}) — the cursor is on "
+                            f"it; press space{unranked}")
         elif isinstance(suggestion, Advance):
-            self.screen.say("hint: press Enter for the next stage")
+            self.screen.say(f"hint: press Enter for the next stage{unranked}")
 
     def handle(self, key: int) -> bool:
         """One key; False to leave."""
@@ -284,10 +284,10 @@ class TerminalUI:
 
 def run_tui(session: object) -> bool:
     """Play `session` in curses; True if the game ended, False if the player quit."""
-    os.environ.setdefault("ESCDELAY", "25")
     result: list[bool] = []
 
     def main(stdscr: curses.window) -> None:
+        curses.set_escdelay(25)  # ms curses waits after ESC for an escape sequence
         result.append(TerminalUI(session, stdscr).run())
 
     curses.wrapper(main)

@@ -1,5 +1,5 @@
 """Alembic environment: migrates the database given by `service.store.migrate(url)`,
-else ``sqlalchemy.url`` from alembic.ini, else `service.config.database_url()`."""
+else ``sqlalchemy.url`` from alembic.ini, else the settings' ``DATABASE_URL``."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from pathlib import Path
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from service import config as app_config
+from service.ops.settings import Settings
 from service.store import ADMIN, make_engine, metadata
+from service.store.urls import sqlalchemy_url
 
 cfg = context.config
 if cfg.config_file_name is not None and not cfg.attributes.get("url"):
@@ -24,13 +25,13 @@ def _url() -> str:
     return (
         cfg.attributes.get("url")
         or cfg.get_main_option("sqlalchemy.url")
-        or app_config.database_url()
+        or Settings.from_env().database_url
     )
 
 
 def run_migrations_offline() -> None:
     context.configure(
-        url=app_config.sqlalchemy_url(_url()),
+        url=sqlalchemy_url(_url()),
         target_metadata=metadata,
         literal_binds=True,
         render_as_batch=True,
@@ -94,7 +95,7 @@ def sqlite_foreign_keys_off(connection: Connection) -> Iterator[None]:
 
 
 def run_migrations_online() -> None:
-    engine = make_engine(_url(), ADMIN)
+    engine = make_engine(_url(), ADMIN, for_migrations=True)
     try:
         with (engine.connect() as connection, migration_lock(connection),
               sqlite_foreign_keys_off(connection)):

@@ -3,7 +3,7 @@
 Starts a throwaway PostgreSQL cluster when the server binaries are present, so
 the storage suite runs on both databases, and a throwaway Redis server (for the
 shared rate limits, `SQUARES_TEST_REDIS_URL`), then runs pytest and stops both.
-The launchers are `squares_testing`'s (installed with the project: no path edits).
+The launchers are `squares_testing`'s (on the venv's path: `./dev` writes a .pth).
 """
 
 from __future__ import annotations

@@ -2,15 +2,13 @@
 
 Why a top-level package: the benchmarks run as scripts (``.venv/bin/python
 benchmarks/load.py``, from the repository or from anywhere else), so whatever they
-share with the tests must be importable without the repository on ``sys.path``. This
-package is listed in ``[tool.setuptools.packages.find]`` next to ``service`` and
-``cli``; the development install (``pip install -e '.[test]'``, which ``./dev``
-runs) maps it like them, so ``import squares_testing`` works in pytest, in a
-benchmark script and in ``scripts/run_tests.py`` with no ``sys.path`` edit. (A
-``tests/support/`` package would need the checkout on the path, which a script run
-from elsewhere does not have.) Only the standard library is imported at import
-time; ``service`` and third-party packages are imported where they are used. The
-wheel carries the package too: small, and inert unless imported.
+share with the tests must be importable without a ``sys.path`` edit. ``./dev``
+puts the checkout on its venv's path (a ``squares-checkout.pth`` file), so
+``import squares_testing`` works in pytest, in a benchmark script and in
+``scripts/run_tests.py``. The wheel leaves it out: it is not the product
+(``[tool.setuptools.packages.find]``; tests/packaging/test_wheel.py checks). Only the
+standard library is imported at import time; ``service`` and third-party packages
+are imported where they are used.
 
 Modules, one job each:
 
@@ -25,6 +23,8 @@ Modules, one job each:
 - `traffic`: many clients playing whole games through the API, what they saw, what
   was acknowledged and whether the store kept it;
 - `play`: playing a game to its end (the domain, the services, the API);
+- `greedy`: a simple strategy (the first square, no box given away);
+- `worst`, `crafted`: worst-case positions and games for the budgets;
 - `throwaway_postgres`, `throwaway_redis`, `nginx`: the launchers;
 - `stats`: `percentile`;
 - `results`: benchmark figures as JSON.

@@ -19,11 +19,10 @@ from squares_testing.net import HOST
 
 
 @contextlib.contextmanager
-def streams_server(services: Any, config: dict[str, Any] | None = None,
-                   host: str = HOST) -> Iterator[Any]:
-    """The streams app on `services` (its live settings from `config`, else the
-    environment) under uvicorn with ``squares serve``'s settings, in a thread; yields
-    the app (`port` set on it: where it listens)."""
+def streams_server(services: Any, host: str = HOST) -> Iterator[Any]:
+    """The streams app on `services` (with their settings) under uvicorn with
+    ``squares serve``'s settings, in a thread; yields the app (`port` set on it:
+    where it listens)."""
     import socket
 
     import uvicorn
@@ -31,11 +30,11 @@ def streams_server(services: Any, config: dict[str, Any] | None = None,
     from service.live.streams import streams_app
     from service.serve.streams_server import uvicorn_settings
 
-    app = streams_app(services, config)
+    app = streams_app(services)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, 0))
-    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_settings()))
+    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_settings(services.settings.live)))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
                               name="in-process-streams-server", daemon=True)
     thread.start()

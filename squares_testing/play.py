@@ -7,10 +7,12 @@
   whole turn at a time, each seat by a strategy (default: its own computer level),
   and returns every event and the final state;
 - the services: `finish_computer_game` plays the computer's turns of a stored
-  computer-vs-computer game, `computer_game` creates one and finishes it;
+  computer-vs-computer game, `computer_game` creates one and finishes it,
+  `play_unassisted` plays a stored game's human seats by a strategy (no hint asked);
 - HTTP (a Flask test client, `ApiClient`, or anything that can `Send`): `play_hints`
-  plays the hint endpoint's moves (``expected_version`` set), `play_computer_turns`
-  asks ``POST .../computer-turn`` until the end.
+  plays the hint endpoint's moves (``expected_version`` set; the game is then
+  assisted, RULES E1), `play_own_moves` plays without a hint (a ranked game stays
+  ranked), `play_computer_turns` asks ``POST .../computer-turn`` until the end.
 """
 
 from __future__ import annotations
@@ -132,6 +134,26 @@ def computer_game(services: Services, seed: int | None = None, *, height: int = 
     return created.game_id
 
 
+def play_unassisted(services: Services, game_id: str, token: str,
+                    state: GameState | None = None, strategy: Strategy | None = None,
+                    ) -> GameState:
+    """Play a stored game's human seats by `strategy` (default `Greedy`) through the
+    services, the computer answering, until it is over; no hint is asked, so a ranked
+    game stays ranked. The last state."""
+    from service.domain.commands import PlaceLine
+    from squares_testing.greedy import Greedy
+
+    chooser = strategy or Greedy()
+
+    def step(state: GameState) -> GameState:
+        command = chooser.next_command(state)
+        if isinstance(command, PlaceLine):
+            return services.place_line(game_id, token, command.x, command.y).state
+        return services.advance(game_id, token).state
+
+    return until_over(services.get_state(game_id) if state is None else state, step)
+
+
 # -- HTTP ---------------------------------------------------------------------------------
 
 
@@ -180,6 +202,37 @@ def hint_move(send: Send, game_id: str, token: str | None,
         body.update(x=hint["x"], y=hint["y"])
         return dict(_ok(send("POST", f"{base}/lines", body, token), "line"))
     return dict(_ok(send("POST", f"{base}/advance", body, token), "advance"))
+
+
+def own_move(send: Send, game_id: str, token: str | None,
+             state: Mapping[str, Any]) -> dict[str, Any]:
+    """A move chosen from the state alone, no hint asked (``expected_version`` set):
+    stages 1 and 3 end at once, stage 2 draws the first free line. The move's answer."""
+    base = f"/api/games/{game_id}"
+    body: dict[str, Any] = {"expected_version": state["version"]}
+    legal = state["legal"]
+    if state["stage"] == 2 and legal["lines"]:
+        x, y = legal["lines"][0]
+        return dict(_ok(send("POST", f"{base}/lines", {**body, "x": x, "y": y}, token),
+                        "line"))
+    return dict(_ok(send("POST", f"{base}/advance", body, token), "advance"))
+
+
+def play_own_moves(send: Send, game_id: str, token: str | Mapping[int, str] | None,
+                   state: Mapping[str, Any] | None = None, *, rounds: int | None = None,
+                   max_steps: int = MAX_STEPS) -> dict[str, Any]:
+    """`play_hints` without the hints (`own_move`): the game stays unassisted, so a
+    ranked game enters its high score table. The last state."""
+    def token_for(state: Mapping[str, Any]) -> str | None:
+        return token.get(state["turn"]) if isinstance(token, Mapping) else token
+
+    def read() -> dict[str, Any]:
+        return dict(_ok(send("GET", f"/api/games/{game_id}", None, None), "game")["state"])
+
+    return until_over(read() if state is None else dict(state),
+                      lambda s: own_move(send, game_id, token_for(s), s)["state"],
+                      until=None if rounds is None else (lambda s: s["round"] > rounds),
+                      max_steps=max_steps)
 
 
 def play_hints(send: Send, game_id: str, token: str | Mapping[int, str] | None,

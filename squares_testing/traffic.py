@@ -1,7 +1,7 @@
 """Many API clients playing whole games against a server, and what they saw.
 
 `play_games` is one client: it creates games (9 x 13, easy) and plays each to its end
-by the hint endpoint (``GET .../hint``, then ``POST .../lines`` or ``.../advance``
+by the hint endpoint (``GET .../hint`` with the token, then ``POST .../lines`` or ``.../advance``
 with ``expected_version`` and the token), re-reading the game after a refused or
 lost move, until a deadline, a request budget or `stop`. `run_clients` runs many of
 them in threads (or bare ``GET /healthz`` clients). `Stats` counts every answer by
@@ -118,7 +118,7 @@ def play_games(port: int, *, name: str, seed: int, deadline: float, max_requests
             base = f"/api/games/{game_id}"
             while not over and go_on():
                 budget -= 2
-                hint = _call(client, stats, "hint", "GET", f"{base}/hint")
+                hint = _call(client, stats, "hint", "GET", f"{base}/hint", token=token)
                 if hint is None or hint.status != 200:
                     time.sleep(0.05 if hint is None else 0)
                     refreshed = _call(client, stats, "get", "GET", base)

@@ -41,6 +41,7 @@ from click.testing import CliRunner, Result
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.ops import settings
 from service.services import Services
 from service.store import migrate
 from tests.databases import (
@@ -66,6 +67,8 @@ def pytest_configure(config: pytest.Config) -> None:
     # directory of whoever runs the tests.
     tokens_dir = tempfile.mkdtemp(prefix="squares-tokens-")
     os.environ.setdefault("SQUARES_TOKENS_FILE", os.path.join(tokens_dir, "tokens.json"))
+    # nor the export key file in the checkout's instance directory (`export_keys`)
+    os.environ.setdefault("SQUARES_EXPORT_KEY_FILE", os.path.join(tokens_dir, "export.key"))
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -136,14 +139,14 @@ def sqlite_database_url(sqlite_template: Path, tmp_path: Path) -> str:
 
 def make_app(url: str) -> Flask:
     """The real application (API + pages) on `url`, whose schema must exist already."""
-    from service.app import create_app
+    from tests.apps import app_for_tests
 
-    return create_app({"TESTING": True, "DATABASE_URL": url})
+    return app_for_tests({"DATABASE_URL": url})
 
 
 def close_app(app: Flask) -> None:
     """Let go of what the app opened (its threads, its database engine)."""
-    from service import lifecycle
+    from service.ops import lifecycle
 
     lifecycle.close(app)
 
@@ -199,7 +202,7 @@ def client(app: Flask) -> FlaskClient:
 
 @pytest.fixture
 def runner(app: Flask) -> SquaresRunner:
-    return SquaresRunner(app.config["DATABASE_URL"])
+    return SquaresRunner(settings.of_app(app).database_url)
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from flask import Blueprint, Flask, current_app, render_template
 from flask_smorest import Api
 from markupsafe import Markup, escape
 
-# analysis, feed, online and routes add their endpoints to blp
-from . import analysis, errors, feed, online, routes, statuses  # noqa: F401
+# analysis, feed, highscores, online and routes add their endpoints to blp
+from . import analysis, errors, feed, highscores, online, routes, statuses  # noqa: F401
 from .blueprint import blp
 from .schemas import ErrorSchema, HealthSchema
 
@@ -74,7 +74,7 @@ HEALTH_PATHS = {
 
 
 def _document_health(app: Flask, api: Api) -> None:
-    """`/healthz` and `/readyz` live in `service.app` (outside the blueprint); the
+    """`/healthz` and `/readyz` live in `service.http.app` (outside the blueprint); the
     document names them too."""
     for rule in app.url_map.iter_rules():
         if rule.rule not in HEALTH_PATHS:

@@ -13,7 +13,8 @@ from typing import Any
 
 from flask import current_app, request
 from flask_smorest import Blueprint
-from webargs.flaskparser import FlaskParser
+from marshmallow import missing
+from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from ..errors import GameNotFound, ServiceError
@@ -21,6 +22,17 @@ from ..services import Services
 from .paths import GAME_ID
 from .schemas import ErrorSchema
 from .statuses import HTTP_ERRORS, SERVICE_ERRORS, codes
+
+
+class DuplicateKey(ValueError):
+    """A JSON object that names one key twice."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise DuplicateKey("a key twice in one object")
+    return found
 
 
 class ArgumentsParser(FlaskParser):
@@ -31,17 +43,22 @@ class ArgumentsParser(FlaskParser):
     Bodies that `json.loads` refuses with something other than a `JSONDecodeError`
     (integer literals over Python's 4300-digit limit: `ValueError`; deep nesting:
     `RecursionError`) are turned into one, so they answer ``malformed_json``
-    instead of a 500.
+    instead of a 500. An object with a key twice is malformed too: Python's
+    decoder would keep the last one silently, so ``{"x": 1, "x": 3}`` would play
+    a line the client may not have meant (imports refuse such keys as well).
     """
 
     DEFAULT_VALIDATION_STATUS = 400
 
     def _raw_load_json(self, req: Any) -> Any:
+        if not is_json_request(req):
+            return missing
         try:
-            return super()._raw_load_json(req)
+            text = req.get_data(cache=True).decode("utf-8")
+            return json.loads(text, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError:
             raise
-        except (ValueError, RecursionError) as exc:
+        except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
             # a non-empty `doc`: webargs reads an empty one as "no body"
             raise json.JSONDecodeError(f"undecodable JSON: {exc}", "<request body>", 0) from exc
 
@@ -56,6 +73,15 @@ blp = ApiBlueprint("api", __name__, url_prefix="/api",
 
 
 @blp.before_request
+def check_body() -> None:
+    """The checks of every request body of the API (`refuse_oversized_streams`,
+    `refuse_bodies_that_are_not_json`), in one hook."""
+    if request.method in ("GET", "HEAD", "OPTIONS") and not request.content_length:
+        return
+    refuse_oversized_streams()
+    refuse_bodies_that_are_not_json()
+
+
 def refuse_oversized_streams() -> None:
     """413 for a body without ``Content-Length`` (chunked) that runs past the limit.
 
@@ -73,7 +99,6 @@ def refuse_oversized_streams() -> None:
         raise RequestEntityTooLarge()
 
 
-@blp.before_request
 def refuse_bodies_that_are_not_json() -> None:
     """415 for a write whose body is not JSON: form-encoded, ``text/plain`` or no
     Content-Type at all. Every write takes a JSON body or none; a body the parser

@@ -27,9 +27,9 @@ from werkzeug.exceptions import (
     ServiceUnavailable,
 )
 
-from .. import metrics
 from ..domain.commands import RuleViolation
 from ..errors import ServiceError
+from ..ops import metrics
 from ..store import WriteLockTimeout
 from ..web.errors import error_page
 from .statuses import (
@@ -107,7 +107,7 @@ def _on_http_exception(error: HTTPException) -> Response | HTTPException:
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         response.headers["Allow"] = ", ".join(error.valid_methods)  # required on a 405
     retry_after = getattr(error, "retry_after", None)
-    if isinstance(retry_after, int):  # a 429 (`service.limits`), a 503
+    if isinstance(retry_after, int):  # a 429 (`service.http.limits`), a 503
         response.headers["Retry-After"] = str(retry_after)
     return response
 

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Response, jsonify, request
 from marshmallow import Schema, fields, validate
 
-from ..headers import no_store
+from ..http.headers import no_store
 from . import schemas as s
 from .blueprint import (
     TOKEN_DOC,

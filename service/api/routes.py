@@ -13,7 +13,7 @@ from flask import Response, jsonify, request
 
 from ..domain.render import render
 from ..errors import GameNotFound, StepOutOfRange
-from ..headers import no_store
+from ..http.headers import no_store
 from ..services import MoveResult
 from . import schemas as s
 from .blueprint import (
@@ -26,7 +26,6 @@ from .blueprint import (
 )
 from .views import (
     event_view,
-    high_score_view,
     hint_view,
     invite_view,
     state_view,
@@ -148,13 +147,17 @@ def replay(game_id: str, step: int) -> Response:
 
 @blp.route("/games/<game_id>/hint", methods=["GET"])
 @blp.response(200, s.HintSchema)
+@blp.doc(**TOKEN_DOC)
 @error_responses(401, 403, 404, 409)
 def hint(game_id: str) -> Response:
     """The computer's suggestion for the seat to move now.
 
-    An online game has hints only when its creator turned them on (`hints`, else 403
-    ``hints_off``), and then only for the token of the seat to move (401/403 without
-    it, 409 ``not_your_turn`` for the other seat's). Other games need no token."""
+    A hint is the player's: it needs the token that moves the seat to move (401/403
+    without it, 409 ``not_your_turn`` for the other seat's in an online game, whose
+    hints are on only when its creator turned them on: else 403 ``hints_off``). The
+    first hint a human seat asks for makes the game assisted, unranked (RULES E1):
+    it appends ``hint_used``, once, and ``version`` in the answer counts it; a move
+    may still name the version read before the hint as ``expected_version``."""
     return jsonify(hint_view(current_services().hint(checked_game_id(game_id), bearer_token())))
 
 
@@ -166,17 +169,3 @@ def board_text(game_id: str) -> Response:
     """The board and status as plain text."""
     state = current_services().get_state(checked_game_id(game_id))
     return Response(render(state) + "\n", mimetype="text/plain")
-
-
-@blp.route("/highscores", methods=["GET"])
-@blp.arguments(s.HighScoresQuerySchema(), location="query")
-@blp.response(200, s.HighScoreListSchema)
-@error_responses(400)
-def high_scores(query: dict[str, Any]) -> Response:
-    """The high score table, best first (the default entries included)."""
-    services = current_services()
-    entries = services.high_scores(query["limit"], height=query["height"],
-                                   width=query["width"])
-    accuracies = services.accuracies(e.game_id for e in entries if e.game_id)
-    return jsonify(high_scores=[high_score_view(rank, e, accuracies)
-                                for rank, e in enumerate(entries, start=1)])

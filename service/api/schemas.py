@@ -10,6 +10,7 @@ from marshmallow import Schema, fields, validate
 
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
 from ..domain.names import NAME_MAX
+from ..domain.ranking import ORIGINS, TABLES
 from ..domain.start import LEVELS, MODES
 from ..store import GameSummary
 from .paths import INT32_MAX
@@ -90,14 +91,6 @@ class ListGamesQuerySchema(Schema):
 class EventsQuerySchema(Schema):
     after = _query_int(load_default=0, validate=validate.Range(0, INT32_MAX))
     limit = _query_int(load_default=None, validate=validate.Range(1, 10_000))
-
-
-class HighScoresQuerySchema(Schema):
-    limit = _query_int(load_default=10, validate=validate.Range(1, 1000))
-    height = _query_int(load_default=None, validate=validate.Range(MIN_SIZE, MAX_HEIGHT),
-                        metadata={"description": "only scores of this field height"})
-    width = _query_int(load_default=None, validate=validate.Range(MIN_SIZE, MAX_WIDTH),
-                       metadata={"description": "only scores of this field width"})
 
 
 # -- responses ---------------------------------------------------------------
@@ -181,6 +174,14 @@ class StateSchema(Schema):
         "description": "SHA-256 hex of the seed's text: check a revealed seed against it"})
     ranked = fields.Boolean(required=True, metadata={
         "description": "false: a practice game (a chosen seed), never in the high scores"})
+    assisted = fields.Boolean(required=True, metadata={
+        "description": "a human seat asked for a hint (event hint_used): the game enters "
+                       "no high score table"})
+    table = fields.String(required=True, allow_none=True, metadata={
+        "enum": [*TABLES, None],
+        "description": "the high score table this game's final scores enter when it ends "
+                       "(vs_computer is the main one); null: none (practice, assisted, "
+                       "computer against computer)"})
     hints = fields.Boolean(required=True, metadata={
         "description": "whether the seat to move may ask for a hint"})
     first_seat = _int(required=True, metadata={
@@ -222,18 +223,29 @@ class EventSchema(Schema):
     recorded_at = fields.String(required=True, metadata={"description": "ISO 8601, UTC"})
 
 
-def _summary_field(hint: Any) -> fields.Field:
+# What a few `GameSummary` fields mean, for the document.
+_SUMMARY_DOCS: dict[str, dict[str, Any]] = {
+    "ranked": {"description": "false: a practice game (a chosen seed)"},
+    "assisted": {"description": "a human seat asked for a hint: no high score table"},
+    "origin": {"enum": list(ORIGINS), "description": (
+        "here: played on this service; signed: imported with a valid signature; "
+        "archive: imported without one (its scores enter no table)")},
+}
+
+
+def _summary_field(name: str, hint: Any) -> fields.Field:
     """The JSON field of one `GameSummary` field (datetimes are ISO 8601 text)."""
     optional = type(None) in typing.get_args(hint)
     base = next((a for a in typing.get_args(hint) if a is not type(None)), hint)
     field = {int: _int, str: fields.String, datetime: fields.String,
              bool: fields.Boolean}[base]
-    return field(required=True, allow_none=optional)
+    return field(required=True, allow_none=optional, metadata=_SUMMARY_DOCS.get(name, {}))
 
 
 # The games read model as the API shows it: one field per `GameSummary` field.
 SummarySchema = Schema.from_dict(
-    {name: _summary_field(hint) for name, hint in typing.get_type_hints(GameSummary).items()},
+    {name: _summary_field(name, hint)
+     for name, hint in typing.get_type_hints(GameSummary).items()},
     name="SummarySchema",
 )
 
@@ -313,26 +325,12 @@ class HintSchema(Schema):
     action = fields.String(required=True, validate=validate.OneOf(("line", "advance")))
     x = _int()
     y = _int()
-
-
-class HighScoreSchema(Schema):
-    rank = _int(required=True)
-    id = _int(required=True)
-    name = fields.String(required=True)
-    score = _int(required=True)
-    difficulty = fields.String(required=True)
-    game_id = fields.String(required=True, allow_none=True)
-    created_at = fields.String(required=True)
-    height = _int(required=True, allow_none=True,
-                  metadata={"description": "the game's field size; null without a game"})
-    width = _int(required=True, allow_none=True)
-    accuracy = _int(required=True, allow_none=True, metadata={
-        "description": "the player's stage-1 accuracy in % (the game's review); null "
-                       "without a reviewed game"})
-
-
-class HighScoreListSchema(Schema):
-    high_scores = fields.List(fields.Nested(HighScoreSchema), required=True)
+    version = _int(required=True, metadata={
+        "description": "the game's version after the hint: the first hint of a human seat "
+                       "appends hint_used (one more); a move may name this version or "
+                       "the one before the hint as expected_version"})
+    assisted = fields.Boolean(required=True, metadata={
+        "description": "true from the first hint on: the game enters no high score table"})
 
 
 class HealthSchema(Schema):

@@ -11,7 +11,7 @@ carries the whole table as ``x-error-codes``), so a status is written down once.
   one of those);
 - `HTTP_ERRORS`: what the API itself refuses (bodies, routes, limits, streams, an
   unavailable database, a bug), and what the server refuses before the app sees
-  the request (`service.server`).
+  the request (`service.serve`).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ _NEVER_VALID = ("out_of_field", "not_a_line_slot", "invalid_name", "invalid_leve
 _NOT_NOW = ("not_your_turn", "wrong_stage", "slot_taken", "stage1_needs_square",
             "stage2_line_done", "stage2_line_missing", "game_over", "game_abandoned",
             "waiting_for_opponent", "seat_taken", "not_waiting", "not_a_computer",
-            "name_confusable", "invalid_reason", "invalid_score")
+            "name_confusable", "invalid_reason", "invalid_score", "not_a_human")
 RULE_ERRORS: dict[str, ErrorKind] = {
     **{code: ErrorKind(code, 422, "a value no game accepts") for code in _NEVER_VALID},
     **{code: ErrorKind(code, 409, "a rule the game's state forbids now")

@@ -12,12 +12,15 @@ from typing import Any
 
 from flask import current_app, url_for
 
-from ..domain.commands import Advance, Command, PlaceLine
+from ..domain.commands import Advance, PlaceLine
 from ..domain.events import SEAT_LETTERS, Event
+from ..domain.ranking import table_of
 from ..domain.rules import legal_actions
 from ..domain.state import GameState, TurnRecord
+from ..ops import settings
 from ..services import Invite
-from ..store import GameSummary, HighScore, StoredEvent
+from ..services.results import Hint
+from ..store import GameSummary, StoredEvent
 
 
 def event_data(event: Event) -> dict[str, Any]:
@@ -46,6 +49,8 @@ def state_view(game_id: str, state: GameState) -> dict[str, Any]:
         "seed": state.public_seed,  # never the secret of a ranked game still running
         "seed_commitment": game.seed_commitment,
         "ranked": game.ranked,
+        "assisted": state.assisted,
+        "table": table_of(state),
         "hints": game.hints,
         "first_seat": game.first_seat,
         "height": state.height,
@@ -105,29 +110,14 @@ def summary_view(summary: GameSummary) -> dict[str, Any]:
     return view
 
 
-def high_score_view(rank: int, entry: HighScore,
-                    accuracies: dict[str, tuple[int, int]]) -> dict[str, Any]:
-    """`accuracies`: each reviewed game's accuracy per seat."""
-    accuracy = accuracies.get(entry.game_id or "")
-    return {
-        "rank": rank,
-        "id": entry.id,
-        "name": entry.name,
-        "score": entry.score,
-        "difficulty": entry.difficulty,
-        "game_id": entry.game_id,
-        "created_at": timestamp(entry.created_at),
-        "height": entry.height,
-        "width": entry.width,
-        "accuracy": accuracy[entry.seat - 1] if accuracy and entry.seat else None,
-    }
-
-
-def hint_view(command: Command) -> dict[str, Any]:
+def hint_view(hint: Hint) -> dict[str, Any]:
+    command = hint.command
+    game = {"version": hint.version, "assisted": hint.assisted}
     if isinstance(command, PlaceLine):
-        return {"seat": command.seat, "action": "line", "x": command.x, "y": command.y}
+        return {"seat": command.seat, "action": "line", "x": command.x, "y": command.y,
+                **game}
     assert isinstance(command, Advance), command
-    return {"seat": command.seat, "action": "advance"}
+    return {"seat": command.seat, "action": "advance", **game}
 
 
 def invite_view(game_id: str, invite: Invite) -> dict[str, Any]:
@@ -140,7 +130,7 @@ def invite_view(game_id: str, invite: Invite) -> dict[str, Any]:
 def _invite_url(game_id: str, code: str) -> str:
     """The join page with the code in its #fragment, on ``SQUARES_PUBLIC_URL`` when
     set (the address players use, e.g. behind a proxy), else on this request's host."""
-    public = current_app.config.get("SQUARES_PUBLIC_URL", "").rstrip("/")
+    public = settings.of_app(current_app).public_url
     page = (public + url_for("web.join", game_id=game_id) if public
             else url_for("web.join", game_id=game_id, _external=True))
     return f"{page}#code={code}"

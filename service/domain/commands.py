@@ -85,6 +85,14 @@ class ClaimSeat:
 
 
 @dataclass(frozen=True)
+class UseHint:
+    """A human seat to move asks for a hint (the hint itself is the AI's, `ai.hint`;
+    the rules record only that it was asked, once a game)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Abandon:
     """End an unfinished game without a result, for `reason` (``idle`` or
     ``invite_expired``); when a game is due is `retention.abandon_reason`'s rule."""
@@ -92,4 +100,4 @@ class Abandon:
     reason: str
 
 
-Command = PlaceLine | Advance | Explain | ClaimSeat | Abandon
+Command = PlaceLine | Advance | Explain | ClaimSeat | Abandon | UseHint

@@ -155,6 +155,16 @@ class SeatClaimed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class HintUsed(Event):
+    """The first hint a human seat asked for: from here on the game is *assisted*
+    (`ranking`: it enters no high score table). Written once a game; later hints
+    write nothing. It changes nothing a move depends on (`GameState.current_for`)."""
+
+    TYPE: ClassVar[str] = "hint_used"
+    seat: int  # the seat to move, who asked
+
+
+@dataclass(frozen=True, slots=True)
 class SeedRevealed(Event):
     """A ranked game's secret seed, revealed when the game ends (game over or
     abandoned): anyone can check it against ``seed_commitment`` and re-derive every
@@ -217,6 +227,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HighScoresEntered,
         GameAbandoned,
         SeedRevealed,
+        HintUsed,
     )
 }
 
@@ -250,6 +261,15 @@ UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
     ("game_created", 1): _game_created_v1_to_v2,
     ("game_created", 2): _game_created_v2_to_v3,
 }
+# The fields each upcaster adds. A stream from outside (strict decoding) may not carry
+# them at that version: an event is exactly of the version it names, and an upcaster
+# never overwrites what a stream says (a v2 game_created with a rules_edition is no
+# v2 game_created).
+UPCASTER_ADDS: dict[tuple[str, int], frozenset[str]] = {
+    ("line_placed", 1): frozenset(),
+    ("game_created", 1): frozenset({"seed_commitment", "ranked", "first_seat", "hints"}),
+    ("game_created", 2): frozenset({"rules_edition"}),
+}
 
 
 def event_from_dict(raw: dict[str, Any], *, strict: bool = False) -> Event:
@@ -264,14 +284,16 @@ def event_from_dict(raw: dict[str, Any], *, strict: bool = False) -> Event:
         data = dict(raw["data"])
     except (KeyError, TypeError, ValueError) as exc:
         raise EventFormatError(f"not an event: {exc!r}") from exc
+    if not 1 <= version <= cls.VERSION:
+        raise EventFormatError(f"{cls.TYPE} v{version} is no version of this event "
+                               f"(1 to {cls.VERSION})")
     while version < cls.VERSION:
-        upcast = UPCASTERS.get((cls.TYPE, version))
-        if upcast is None:
-            raise EventFormatError(f"no upcaster for {cls.TYPE} v{version}")
+        upcast = UPCASTERS[(cls.TYPE, version)]
+        later = set(data) & UPCASTER_ADDS[(cls.TYPE, version)]
+        if strict and later:
+            raise EventFormatError(f"{cls.TYPE} v{version} has no {', '.join(sorted(later))}")
         data = upcast(data)
         version += 1
-    if version != cls.VERSION:
-        raise EventFormatError(f"{cls.TYPE} v{version} is newer than this code (v{cls.VERSION})")
     try:
         event = cls.from_data(data)
     except (KeyError, TypeError, ValueError) as exc:

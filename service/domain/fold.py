@@ -23,6 +23,7 @@ from .events import (
     GameCreated,
     GameOver,
     HighScoresEntered,
+    HintUsed,
     LinePlaced,
     MoveExplained,
     PieceInserted,
@@ -230,6 +231,15 @@ def _on_seed_revealed(state: GameState, e: SeedRevealed) -> None:
     state.revealed_seed = e.seed
 
 
+def _on_hint_used(state: GameState, e: HintUsed) -> None:
+    if state.assisted or e.seat != state.turn or state.open_seat is not None:
+        raise CorruptStream("hint_used is written once, for the seat to move")
+    if state.seat_info(e.seat).kind != "human":
+        raise CorruptStream(f"seat {e.seat} is no human to be assisted")
+    state.assisted = True
+    state.hinted_at = state.version
+
+
 def _on_game_abandoned(state: GameState, e: GameAbandoned) -> None:
     if e.reason == "invite_expired" and state.open_seat is None:
         raise CorruptStream("invite_expired in a game that waits for nobody")
@@ -247,6 +257,7 @@ _HANDLERS = {
     HighScoresEntered: _on_high_scores_entered,
     GameAbandoned: _on_game_abandoned,
     SeedRevealed: _on_seed_revealed,
+    HintUsed: _on_hint_used,
 }
 
 

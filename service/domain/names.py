@@ -4,7 +4,8 @@ in tests/unit/test_names.py).
 `clean_name` normalises a name to NFKC (full-width, ligature and other compatibility
 forms become plain letters), strips it, and refuses it unless it has 1 to `NAME_MAX`
 characters, none of them control, format, private-use or unassigned (category C*),
-and at least one visible letter or digit.
+at least one visible letter or digit, and at most `MAX_MARKS` combining marks on one
+base character (no "Zalgo" text that spills over the rows of a table).
 
 `skeleton` is the name's confusable skeleton (Unicode UTS #39, computed by ICU's
 SpoofChecker from confusables.txt): two names with the same skeleton look alike, as
@@ -22,6 +23,10 @@ import icu
 from .commands import RuleViolation
 
 NAME_MAX = 32
+# Combining marks (category M*) in a row, after NFKC has composed what it can. Three,
+# not fewer: a common Tibetan name, སྒྲོལ་མ (Drolma), stacks three on its first letter,
+# and pointed Hebrew (shin dot, dagesh, vowel) does too.
+MAX_MARKS = 3
 
 _DEFAULT_IGNORABLE = icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT
 
@@ -44,7 +49,26 @@ def clean_name(name: object, field: str = "player_name") -> str:
         raise RuleViolation(
             "invalid_name", "a name needs at least one visible letter or digit", field=field
         )
+    if most_marks(name) > MAX_MARKS:
+        raise RuleViolation(
+            "invalid_name",
+            f"a name has at most {MAX_MARKS} combining marks on one character",
+            field=field,
+        )
     return name
+
+
+def most_marks(text: str) -> int:
+    """The longest run of combining marks (category M*) in `text`: the marks stacked
+    on one base character (or on none, at the start)."""
+    run = most = 0
+    for char in text:
+        if unicodedata.category(char)[0] == "M":
+            run += 1
+            most = max(most, run)
+        else:
+            run = 0
+    return most
 
 
 def is_default_ignorable(char: str) -> bool:

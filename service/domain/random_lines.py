@@ -5,7 +5,7 @@ so a stored game goes on, folds and replays by the rules it began with.
 
 - Edition 1, RULES as first written: ``round(90 × inner slots / 263)`` initial lines
   and a 3-, 2- and 1-line piece in every stage 3, on every field.
-- Edition 2 (issue 26; a rule choice, see the README): the same on the default field
+- Edition 2 (issue 26; a rule choice, see docs/rules.md): the same on the default field
   and on large ones, but on small fields a 7 × 9 game ended in round 1 nearly always,
   because walls already draw a larger share of a small field's slots and six piece
   lines a turn fill it at once. So the initial lines never make the drawn share of all

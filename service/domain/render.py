@@ -117,19 +117,3 @@ def render_status(state: GameState) -> str:
 
 def render(state: GameState, color: bool = False, axes: bool = False) -> str:
     return render_board(state, color, axes) + "\n" + render_status(state)
-
-
-def render_piece(shape: tuple[tuple[int, int], ...]) -> str:
-    """A stage-3 piece figure in its 5 x 5 box."""
-    rows = []
-    for y in range(5):
-        cells = []
-        for x in range(5):
-            if x % 2 == 0 and y % 2 == 0:
-                cells.append("+")
-            elif (x + y) % 2 == 1 and (x, y) in shape:
-                cells.append("---" if x % 2 == 1 else "|")
-            else:
-                cells.append("   " if x % 2 == 1 else " ")
-        rows.append("".join(cells).rstrip())
-    return "\n".join(rows)

@@ -19,11 +19,13 @@ from .commands import (
     NewGame,
     PlaceLine,
     RuleViolation,
+    UseHint,
 )
 from .events import (
     Event,
     GameAbandoned,
     GameCreated,
+    HintUsed,
     LinePlaced,
     MoveExplained,
     SeatClaimed,
@@ -151,6 +153,8 @@ def _command_behind(event: Event) -> Command | None:
         return Advance(event.seat)
     if isinstance(event, SeatClaimed):
         return ClaimSeat(event.seat, event.name)
+    if isinstance(event, HintUsed):
+        return UseHint(event.seat)
     if isinstance(event, GameAbandoned):
         # the rules check the state; the clock that made it due is not in the stream
         return Abandon(event.reason)

@@ -11,15 +11,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import pieces
-from .commands import Abandon, Advance, ClaimSeat, Command, Explain, PlaceLine, RuleViolation
+from .commands import (
+    Abandon,
+    Advance,
+    ClaimSeat,
+    Command,
+    Explain,
+    PlaceLine,
+    RuleViolation,
+    UseHint,
+)
 from .events import (
     OWNERLESS,
     SEAT_LETTERS,
     Event,
     GameAbandoned,
     GameOver,
-    HighScoreEntry,
     HighScoresEntered,
+    HintUsed,
     LinePlaced,
     MoveExplained,
     PieceInserted,
@@ -30,8 +39,8 @@ from .events import (
 )
 from .fold import apply_in_place
 from .names import clean_name
+from .ranking import high_score_entries
 from .seeds import game_rng
-from .start import HUMAN_MODES
 from .state import EMPTY, GameState
 
 PENALTY = 5
@@ -83,6 +92,8 @@ def decide(state: GameState, command: Command) -> list[Event]:
             f"it is {state.seat_info(state.turn).name}'s turn",
             turn=state.turn,
         )
+    if isinstance(command, UseHint):  # before the batch: a hint copies no state
+        return _use_hint(state, command)
     batch = _Batch(state)
     if isinstance(command, PlaceLine):
         _place_line(batch, command)
@@ -109,6 +120,14 @@ def _reveal(state: GameState) -> list[Event]:
     """A game that ends reveals its secret seed (a ranked game's; a practice game's
     was public from the start)."""
     return [] if state.game.seed is not None else [SeedRevealed(state.seed())]
+
+
+def _use_hint(state: GameState, command: UseHint) -> list[Event]:
+    """The first hint a human seat asks for makes the game assisted; later ones
+    change nothing (no event)."""
+    if state.seat_info(command.seat).kind != "human":
+        raise RuleViolation("not_a_human", "a hint is recorded for a human seat only")
+    return [] if state.assisted else [HintUsed(command.seat)]
 
 
 def _claim_seat(state: GameState, command: ClaimSeat) -> list[Event]:
@@ -199,16 +218,11 @@ def _advance(batch: _Batch, command: Advance) -> None:
 def _insert_pieces(batch: _Batch, seat: int) -> None:
     """RULES T4: a 3-line, a 2-line and a 1-line piece, in this order (on small
     fields without the largest ones: `random_lines`)."""
-    rng = game_rng(batch.state.seed(), batch.state.version, "pieces")
+    draws = pieces.Draws(game_rng(batch.state.seed(), batch.state.rng_version, "pieces"))
     for size in batch.state.piece_sizes:
         state = batch.state
-        shape, lines, tries = pieces.draw_piece(
-            size,
-            state.height,
-            state.width,
-            lambda x, y, s=state: s.lines[y * s.width + x] == EMPTY,
-            rng,
-        )
+        shape, lines, tries = pieces.draw_piece(size, state.height, state.width, state.lines,
+                                                draws)
         formed = _boxes_formed_by(state, lines)
         batch.add(PieceInserted(seat, size, shape, lines, tries, not lines, formed))
         if _game_over_if_full(batch):
@@ -269,19 +283,6 @@ def game_over_event(state: GameState) -> GameOver:
     return GameOver(tuple(state.scores), tuple(state.squares), state.ownerless, winner)  # type: ignore[arg-type]
 
 
-def high_score_entries(state: GameState) -> tuple[HighScoreEntry, ...]:
-    """RULES E1, M2, M3: the human seats' final scores; none from a practice game."""
-    if not state.game.ranked:
-        return ()
-    mode = state.game.mode
-    difficulty = mode if mode in HUMAN_MODES else state.game.difficulty
-    return tuple(
-        HighScoreEntry(seat, info.name, state.scores[seat - 1], difficulty)
-        for seat, info in enumerate(state.seats, start=1)
-        if info.kind == "human"
-    )
-
-
 # -- what may happen now -----------------------------------------------------
 
 
@@ -298,10 +299,17 @@ def legal_actions(state: GameState) -> LegalActions:
         return LegalActions(None, (), False)
     if state.stage == 3:
         return LegalActions(state.turn, (), True)
-    empty = state.empty_slot_points()
     if state.stage == 1:
-        lines = tuple(p for p in empty if state.completing_boxes(*p))
-        return LegalActions(state.turn, lines, True)
+        return LegalActions(state.turn, _squaring_lines(state), True)
     if state.stage2_line_placed:
         return LegalActions(state.turn, (), True)
-    return LegalActions(state.turn, tuple(empty), False)
+    return LegalActions(state.turn, tuple(state.empty_slot_points()), False)
+
+
+def _squaring_lines(state: GameState) -> tuple[Point, ...]:
+    """The empty slots that form a box (the missing side of a three-sided box), in
+    slot order, as `empty_slot_points` lists them."""
+    g = state.geometry
+    sides, lines, w = state.sides, state.lines, g.width
+    found = {s for b in g.boxes if sides[b] == 3 for s in g.sides_of_box[b] if not lines[s]}
+    return tuple((s % w, s // w) for s in sorted(found))

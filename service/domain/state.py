@@ -84,6 +84,10 @@ class GameState:
     winner: int | None = None
     high_scores_entered: bool = False
     abandoned: str | None = None
+    # A human seat asked for a hint (``hint_used``): no high score table (`ranking`);
+    # `hinted_at` is the version it was asked at (the event is the next one).
+    assisted: bool = False
+    hinted_at: int | None = None
     # A ranked game's seed once ``seed_revealed`` says it (public, like game.seed).
     revealed_seed: str | None = None
     # The server's secret seed of a ranked game (`know_secret_seed`): no event holds
@@ -110,6 +114,22 @@ class GameState:
         if seed is None:
             raise SeedUnknown("this game's seed is secret until it ends")
         return seed
+
+    @property
+    def rng_version(self) -> int:
+        """The stream position random draws are seeded with (`seeds.game_rng`): the
+        version, not counting the game's ``hint_used``, which draws nothing. So a hint
+        changes no random outcome: the same seed and the same moves give the same
+        pieces and the same computer moves, hint or not."""
+        return self.version - (self.hinted_at is not None)
+
+    def current_for(self, version: int) -> bool:
+        """Whether a move chosen at `version` was chosen on this position: `version`
+        is this state's, or the one just before the game's ``hint_used`` when that is
+        the last event. A hint changes nothing a move depends on (board, turn, stage,
+        scores), so a client that asked one keeps the version it read."""
+        return version == self.version or (
+            self.hinted_at == version and self.version == version + 1)
 
     # -- reading the board -------------------------------------------------
     @property
@@ -196,6 +216,8 @@ class GameState:
             winner=self.winner,
             high_scores_entered=self.high_scores_entered,
             abandoned=self.abandoned,
+            assisted=self.assisted,
+            hinted_at=self.hinted_at,
             revealed_seed=self.revealed_seed,
             secret_seed=self.secret_seed,
         )

@@ -1,7 +1,7 @@
 """The live streams server's ASGI app: ``GET /api/games/{id}/live`` held open as
 Server-Sent Events, in a process of its own (`service.serve.streams_server`).
 
-Pages and the rest of the API are the Flask app's (`service.app`), served by a WSGI
+Pages and the rest of the API are the Flask app's (`service.http.app`), served by a WSGI
 server whose threads never wait on a stream. Behind the proxy (``deploy/nginx.conf``)
 both share one origin; run bare, this server listens on a port of its own and its
 answers allow any origin (`CORS_HEADERS`: the events of every game are public), so
@@ -25,7 +25,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
-from .. import access_log, metrics, request_ids
 from ..api.paths import GAME_ID, parse_after
 from ..api.statuses import (
     OUTAGE_RETRY_AFTER_S,
@@ -34,7 +33,9 @@ from ..api.statuses import (
     service_error,
 )
 from ..errors import GameNotFound
-from ..headers import SECURITY_HEADERS
+from ..http import access_log, request_ids
+from ..http.headers import SECURITY_HEADERS
+from ..ops import metrics
 from ..services import Services
 from .hub import LiveHub, StreamRequest
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 import threading
 import time
@@ -23,11 +22,13 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
-from .. import config, metrics, security
+from ..ops import metrics
+from ..ops.settings import LiveSettings
+from ..services import security
 from ..store import EventStore
 from .feed import Feed
 from .reads import Page, SharedReads
-from .slots import PER_CLIENT, PER_PROCESS, StreamSlots
+from .slots import StreamSlots
 from .sse import stream
 from .viewers import Viewers
 
@@ -47,40 +48,11 @@ class StreamRequest:
     client: str
 
 
-# The settings (app config, defaulting to the environment, then to these).
-SETTINGS = {
-    "SQUARES_LIVE_PER_CLIENT": PER_CLIENT,
-    "SQUARES_LIVE_TOTAL": PER_PROCESS,
-    "SQUARES_LIVE_HEARTBEAT_S": 15.0,
-    "SQUARES_LIVE_MAX_S": 3600.0,
-    "SQUARES_LIVE_WRITE_TIMEOUT_S": 30.0,
-}
-
-
-@dataclass(frozen=True)
-class LiveSettings:
-    per_client: int
-    total: int
-    heartbeat_s: float
-    max_s: float
-    write_timeout_s: float
-
-    @classmethod
-    def of(cls, app_config: dict[str, Any]) -> LiveSettings:
-        """The settings of an app (its config, filled in from the environment)."""
-        for key, default in SETTINGS.items():
-            app_config.setdefault(key, type(default)(os.environ.get(key, default)))
-        return cls(per_client=app_config["SQUARES_LIVE_PER_CLIENT"],
-                   total=app_config["SQUARES_LIVE_TOTAL"],
-                   heartbeat_s=app_config["SQUARES_LIVE_HEARTBEAT_S"],
-                   max_s=app_config["SQUARES_LIVE_MAX_S"],
-                   write_timeout_s=app_config["SQUARES_LIVE_WRITE_TIMEOUT_S"])
-
-
 class LiveHub:
     def __init__(self, store: EventStore, read_page: Callable[[str, int], Page],
-                 settings: LiveSettings) -> None:
+                 settings: LiveSettings, client_salt: str) -> None:
         self.settings = settings
+        self.client_salt = client_salt
         self.read_page = read_page
         self.feed = Feed(store, ahead_of_wake=self._read_ahead)
         self.reads = SharedReads(self.feed, read_page)
@@ -126,7 +98,7 @@ class LiveHub:
         body = stream(self.feed, self.reads, request.game_id, request.after,
                       heartbeat_s=self.settings.heartbeat_s, max_s=self.settings.max_s,
                       viewers=self.viewers if request.spectator else None,
-                      viewer=_viewer(request))
+                      viewer=_viewer(request, self.client_salt))
         try:
             try:
                 async with contextlib.aclosing(body):
@@ -177,12 +149,12 @@ class LiveHub:
         self.reads.close()
 
 
-def _viewer(request: StreamRequest) -> str:
+def _viewer(request: StreamRequest, client_salt: str) -> str:
     """Who a spectator is for the viewer count: the keyed hash of its address, as the
     cap on active games per address has it (never the address); "" for other streams."""
     if not request.spectator:
         return ""
-    return security.client_key(request.client, config.client_salt())
+    return security.client_key(request.client, client_salt)
 
 
 async def _disconnected(receive: Receive) -> None:

@@ -15,8 +15,6 @@ from collections import Counter
 from collections.abc import Callable
 
 FD_RESERVE = 256
-PER_PROCESS = 5000  # the default cap (SQUARES_LIVE_TOTAL); README "Live feeds" measures it
-PER_CLIENT = 8
 
 
 def descriptor_capacity() -> int:

@@ -17,13 +17,14 @@ NICENESS = 10
 
 
 def main() -> None:
-    from .. import logs
-    from ..config import database_url
+    from ..ops import logs
+    from ..ops.settings import Settings
     from ..projections.analyst import Analyst
-    from ..store import EventStore
+    from ..store import EventStore, make_engine
 
     os.nice(NICENESS)
-    logs.configure()
+    settings = Settings.from_env()
+    logs.configure(settings.log_format)
     stop = threading.Event()
 
     def stopping(_signum: int, _frame: FrameType | None) -> None:
@@ -31,7 +32,7 @@ def main() -> None:
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stopping)
-    store = EventStore.from_url(database_url())
+    store = EventStore(make_engine(settings.database_url, synchronous=settings.sqlite_synchronous))
     try:
         Analyst(store).run(stop)
     finally:

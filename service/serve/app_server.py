@@ -2,7 +2,7 @@
 threads each.
 
 Why granian: its HTTP/1.1 side is Rust (hyper), so a request costs the app's own
-Python and little more (README "Figures": a bare request costs about half of what it
+Python and little more (docs/figures.md: a bare request costs about half of what it
 cost under gunicorn's uvicorn workers or its ``gthread`` worker), it reads request
 headers with a timeout and a size limit, and it keeps idle connections without a
 thread. Open live streams are the streams server's, never a thread's here.
@@ -10,7 +10,7 @@ thread. Open live streams are the streams server's, never a thread's here.
 What it guards against by itself, run bare: request headers that take longer than
 ``SQUARES_HEADER_TIMEOUT_S`` (default `HEADER_TIMEOUT_S`: the connection is closed),
 headers larger than about twice `READ_BUFFER_BYTES` (431), a URL over its limit
-(414), a body over the app's 64 KiB (413, `service.app`); idle connections hold no
+(414), a body over the app's 64 KiB (413, `service.http.app`); idle connections hold no
 thread. What needs the proxy in front (``deploy/nginx.conf``): a client that sends
 its body slowly holds one of the worker's threads until the body is whole (nginx
 reads whole bodies before it passes a request on), and the refusals above come
@@ -19,7 +19,6 @@ without the API's error shape.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
@@ -27,43 +26,35 @@ WORKERS = 2
 THREADS = 4
 HEADER_TIMEOUT_S = 10
 READ_BUFFER_BYTES = 64 * 1024
-STOP_GRACE_S = 8  # requests still running then are cut off
+STOP_GRACE_S = 3  # requests still running then are cut off (ours take well under a second)
 
 
 def create() -> Any:
-    """The WSGI app of one worker (granian's ``--factory`` target)."""
-    from .. import logs
-    from ..app import create_app
+    """The WSGI app of one worker (granian's ``--factory`` target), on the
+    environment's settings."""
+    from ..http.app import create_app
+    from ..ops import logs
+    from ..ops.settings import Settings
 
-    logs.configure()
-    return create_app()
+    settings = Settings.from_env()
+    logs.configure(settings.log_format)
+    return create_app(settings=settings)
 
 
 FACTORY = "service.serve.app_server:create"
 
 
-def header_timeout_s() -> float:
-    raw = os.environ.get("SQUARES_HEADER_TIMEOUT_S", "").strip()
-    try:
-        seconds = float(raw) if raw else HEADER_TIMEOUT_S
-    except ValueError:
-        raise ValueError(f"SQUARES_HEADER_TIMEOUT_S={raw!r} is not a number of seconds"
-                         ) from None
-    if not 0.001 <= seconds <= 60:
-        raise ValueError("SQUARES_HEADER_TIMEOUT_S must be from 0.001 to 60 seconds")
-    return seconds
-
-
 def command(host: str, port: int, workers: int = WORKERS, threads: int = THREADS,
-            factory: str = FACTORY) -> list[str]:
-    """granian's command line for the app (`factory`: another app, e.g. profiled)."""
+            factory: str = FACTORY, header_timeout_s: float = HEADER_TIMEOUT_S) -> list[str]:
+    """granian's command line for the app (`factory`: another app, e.g. profiled;
+    `header_timeout_s`: the setting ``SQUARES_HEADER_TIMEOUT_S``)."""
     return [
         sys.executable, "-m", "granian",
         "--interface", "wsgi", "--factory", factory,
         "--host", host, "--port", str(port),
         "--workers", str(workers), "--blocking-threads", str(threads),
         "--http", "1", "--no-ws",
-        "--http1-header-read-timeout", str(round(header_timeout_s() * 1000)),
+        "--http1-header-read-timeout", str(round(header_timeout_s * 1000)),
         "--http1-buffer-size", str(READ_BUFFER_BYTES),
         "--respawn-failed-workers",
         "--workers-kill-timeout", str(STOP_GRACE_S),

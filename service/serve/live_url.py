@@ -12,7 +12,6 @@ answers the events so far and a ``retry:``, so pages follow by polling).
 
 from __future__ import annotations
 
-import os
 import re
 
 ENV = "SQUARES_LIVE_URL"
@@ -31,10 +30,6 @@ def check(raw: str) -> str:
         return value
     raise ValueError(f"{ENV}={raw!r}: {SAME_ORIGIN}, :PORT or an origin such as "
                      "https://live.example.com")
-
-
-def configured() -> str:
-    return check(os.environ.get(ENV, ""))
 
 
 def origin_for(setting: str, scheme: str, host: str) -> str:

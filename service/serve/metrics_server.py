@@ -21,7 +21,7 @@ def create() -> Any:
     """The WSGI app (granian's ``--factory`` target)."""
     from prometheus_client import make_wsgi_app
 
-    from ..metrics import multiprocess_registry
+    from ..ops.metrics import multiprocess_registry
 
     return make_wsgi_app(multiprocess_registry())
 

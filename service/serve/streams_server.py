@@ -17,10 +17,9 @@ uvicorn through its public API (`uvicorn.Config`, `uvicorn.Server`), with:
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any
 
-from ..live import slots
+from ..ops.settings import LiveSettings
 
 STOP_GRACE_S = 3
 # Longer than a proxy keeps an idle upstream connection (nginx: 4 s in deploy/), so
@@ -29,8 +28,7 @@ KEEP_ALIVE_S = 75
 CONNECTION_HEADROOM = 1024  # connections beyond the stream cap: preflights, refusals
 
 
-def uvicorn_settings() -> dict[str, Any]:
-    streams = int(os.environ.get("SQUARES_LIVE_TOTAL", slots.PER_PROCESS))
+def uvicorn_settings(live: LiveSettings) -> dict[str, Any]:
     return {
         "lifespan": "on",
         "proxy_headers": False,
@@ -38,23 +36,25 @@ def uvicorn_settings() -> dict[str, Any]:
         "log_level": "warning",
         "timeout_graceful_shutdown": STOP_GRACE_S,
         "timeout_keep_alive": KEEP_ALIVE_S,
-        "limit_concurrency": streams + CONNECTION_HEADROOM,
+        "limit_concurrency": live.total + CONNECTION_HEADROOM,
     }
 
 
 def main(argv: list[str] | None = None) -> None:
     import uvicorn
 
-    from .. import logs
     from ..live.streams import create_streams_app
+    from ..ops import logs
+    from ..ops.settings import Settings
 
     parser = argparse.ArgumentParser(description="the live streams server")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args(argv)
-    logs.configure()
-    config = uvicorn.Config(create_streams_app(), host=args.host, port=args.port,
-                            **uvicorn_settings())
+    settings = Settings.from_env()
+    logs.configure(settings.log_format)
+    config = uvicorn.Config(create_streams_app(settings), host=args.host, port=args.port,
+                            **uvicorn_settings(settings.live))
     uvicorn.Server(config).run()
 
 

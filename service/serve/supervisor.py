@@ -15,7 +15,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import FrameType
 
@@ -38,10 +38,8 @@ class Child:
 
 
 class Supervisor:
-    def __init__(self, children: Sequence[Child], env: Mapping[str, str] | None = None,
-                 stop_grace_s: float = STOP_GRACE_S) -> None:
-        self.children = list(children)
-        self.env = dict(env) if env is not None else None
+    def __init__(self, children: Sequence[Child], stop_grace_s: float = STOP_GRACE_S) -> None:
+        self.children = list(children)  # each inherits this process's environment
         self.stop_grace_s = stop_grace_s
         self.stopping = threading.Event()
 
@@ -66,7 +64,7 @@ class Supervisor:
         return status
 
     def _start(self, child: Child) -> None:
-        child.proc = subprocess.Popen(child.argv, env=self.env)
+        child.proc = subprocess.Popen(child.argv)
         log.info("started %s (pid %d)", child.name, child.proc.pid)
 
     def _watch(self) -> int:

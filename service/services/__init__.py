@@ -41,10 +41,12 @@ from .results import (
     ClaimedSeat,
     CreatedGame,
     Followed,
+    Hint,
     Invite,
     MoveResult,
     Problem,
     Rematch,
+    SignatureReport,
     Waiting,
 )
 from .retention import RetentionService, Sweep
@@ -69,6 +71,7 @@ __all__ = [
     "GameSummary",
     "HighScore",
     "HighScoreNotFound",
+    "Hint",
     "HintsOff",
     "InvalidStream",
     "Invite",
@@ -85,6 +88,7 @@ __all__ = [
     "RuleViolation",
     "ServiceError",
     "Services",
+    "SignatureReport",
     "StepOutOfRange",
     "StoredEvent",
     "Sweep",

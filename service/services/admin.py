@@ -6,42 +6,57 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from .. import security
+from ..domain import signing
+from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, FieldSizeError, geometry
 from ..domain.commands import RuleViolation
 from ..domain.events import Event, EventFormatError
 from ..domain.fold import fold
 from ..domain.names import clean_name
+from ..domain.ranking import ARCHIVE, HERE, MAIN, SIGNED, TABLES
 from ..domain.state import CorruptStream
 from ..errors import GameExists, GameNotFound
 from ..store import HighScore, UnitOfWork
 from ..store.games import summary_of
+from . import security
 from .base import ServiceBase, computer_owes_a_turn
-from .names import refuse_look_alike
-from .results import Problem, Waiting
+from .export_keys import known_secrets, own_key_id, own_secret
+from .names import refuse_look_alike, refuse_look_alike_seats
+from .results import Problem, SignatureReport, Waiting
 from .streams import (
     LineSource,
     check_stream,
-    parse_lines,
-    parse_stream,
+    parse_signed,
+    parse_signed_stream,
     stream_digest,
     to_jsonl,
 )
-from .verify import verify_game
+from .verify import signature_report, verify_game
 
 SCORE_LIMIT = 2**31  # the high_scores.score column is a 32-bit integer
 
 
 class AdminService(ServiceBase):
     # high scores -------------------------------------------------------------------
-    def add_high_score(self, name: str, score: int, difficulty: str = "manual") -> HighScore:
+    def add_high_score(self, name: str, score: int, difficulty: str = "manual", *,
+                       height: int = DEFAULT_HEIGHT, width: int = DEFAULT_WIDTH,
+                       mode: str = MAIN) -> HighScore:
+        """An entry by hand, in the table of `mode` on one field size (the main table
+        of the default field unless told)."""
         name = clean_name(name, "name")
+        try:
+            geometry(height, width)
+        except FieldSizeError as exc:
+            raise RuleViolation("invalid_field_size", str(exc)) from exc
+        if mode not in TABLES:
+            raise RuleViolation("invalid_mode", f"mode must be one of {', '.join(TABLES)}")
         if type(score) is not int or not -SCORE_LIMIT <= score < SCORE_LIMIT:
             raise RuleViolation("invalid_score",
                                 f"a score is a whole number from {-SCORE_LIMIT} to "
                                 f"{SCORE_LIMIT - 1}", field="score")
         with self.store.unit_of_work() as uow:
             refuse_look_alike(uow, name, "name")
-            return uow.high_scores.add(name, int(score), difficulty)
+            return uow.high_scores.add(name, int(score), difficulty, height=height,
+                                       width=width, ranking=mode)
 
     def remove_high_score(self, entry_id: int) -> None:
         with self.store.unit_of_work() as uow:
@@ -72,41 +87,63 @@ class AdminService(ServiceBase):
         return len(ids)
 
     def export_game(self, game_id: str) -> str:
-        """JSON Lines: one canonical event per line, each line ending in a newline."""
+        """JSON Lines: one canonical event per line, each line ending in a newline,
+        and last the signature of this instance (`domain.signing`), unless the game
+        is an archive game: a stream this server could not vouch for stays unsigned."""
         with self.store.unit_of_work(write=False) as uow:
-            uow.games.get(game_id)
-            return to_jsonl([s.event for s in uow.events.load(game_id)])
+            origin = uow.games.get(game_id).summary.origin
+            events = [s.event for s in uow.events.load(game_id)]
+        signature = None if origin == ARCHIVE else signing.sign(events, own_secret(self.settings))
+        return to_jsonl(events, signature)
 
     def import_game(self, stream: str | LineSource) -> str:
         """Store an exported stream, a text or a binary file read line by line, as a
         game (read-only: nobody knows its token).
 
         The stream is parsed strictly within `streams`' bounds and proved by
-        `streams.check_stream` (every random outcome re-derived from the seed); on any
-        error nothing is written and `InvalidStream` names the 1-based line. The game's id is the stream's digest:
-        the same stream a second time is refused (`GameExists`), and so is a stream
-        that is the same game as a stored one (one is a prefix of the other).
+        `streams.check_stream` (every random outcome re-derived from the seed); its
+        human names pass the API's look-alike check (``name_confusable``); on any
+        error nothing is written and `InvalidStream` names the 1-based line. The game's
+        id is the stream's digest: the same stream a second time is refused
+        (`GameExists`), and so is a stream that is the same game as a stored one (one
+        is a prefix of the other). With a valid signature of this instance or of a
+        trusted one the game keeps its table (RULES E1); otherwise it is an archive
+        game, its entries ranked nowhere (`signature_reports` tells which).
         """
-        events = parse_stream(stream) if isinstance(stream, str) else parse_lines(stream)
+        events, signature = (parse_signed_stream(stream) if isinstance(stream, str)
+                             else parse_signed(stream))
         state = check_stream(events)
+        verdict = signing.check(events, signature, known_secrets(self.settings))
         game_id = stream_digest(events)
         _, salt, token_hash = security.new_token_hash()
         with self.store.unit_of_work() as uow:
             same = _same_game(uow, events)
             if same is not None:
                 raise GameExists(f"this stream is game {same}, stored already", game_id=same)
-            uow.add_game(game_id, events, state, token_hash=token_hash, token_salt=salt)
+            refuse_look_alike_seats(uow, state.seats)
+            uow.add_game(game_id, events, state, token_hash=token_hash, token_salt=salt,
+                         origin=SIGNED if verdict.state == signing.VALID else ARCHIVE,
+                         signature=None if signature is None else signature.text())
         return game_id
+
+    def signature_reports(self, game_id: str | None = None) -> list[SignatureReport]:
+        """The signature state of one game, or of every imported game (`verify`)."""
+        keys, own = known_secrets(self.settings), own_key_id(self.settings)
+        with self.store.unit_of_work(write=False) as uow:
+            rows = ([uow.games.get(game_id)] if game_id is not None
+                    else [uow.games.get(g) for g in uow.games.imported()])
+            return [signature_report(uow, game, keys, own) for game in rows]
 
     # checking and repairing ------------------------------------------------------------
     def verify(self, game_id: str | None = None) -> list[Problem]:
         """Fold every stream from scratch (no snapshots), re-deriving its random
         outcomes, and compare the read model and the high scores; [] when all is well."""
         problems: list[Problem] = []
+        keys = known_secrets(self.settings)
         with self.store.unit_of_work(write=False) as uow:
             ids = [game_id] if game_id is not None else _all_ids(uow)
             for gid in ids:
-                problems.extend(verify_game(uow, gid))
+                problems.extend(verify_game(uow, gid, keys))
         return problems
 
     def waiting_on_computer(self) -> list[Waiting]:
@@ -155,8 +192,9 @@ def _rebuild_one(uow: UnitOfWork, game_id: str, *, must_exist: bool) -> int:
         state = fold(s.event for s in stored)
     except (CorruptStream, EventFormatError):
         return 0
-    summary = summary_of(game_id, state, stored)
-    if uow.games.find(game_id) is None:
+    row = uow.games.find(game_id)
+    summary = summary_of(game_id, state, stored, HERE if row is None else row.summary.origin)
+    if row is None:
         _, salt, token_hash = security.new_token_hash()
         uow.games.add(summary, token_hash=token_hash, token_salt=salt)
     else:

@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from typing import Self, TypeVar
+from typing import Self
 
-from .. import config, metrics, security
 from ..domain import ai
 from ..domain.commands import Abandon
 from ..domain.events import Event
@@ -18,12 +17,13 @@ from ..domain.players import play_turn
 from ..domain.retention import abandon_reason
 from ..domain.rules import decide
 from ..domain.state import GameState
-from ..errors import BadSetting, TokenInvalid, TokenMissing, VersionConflict
+from ..errors import TokenInvalid, TokenMissing, VersionConflict
+from ..ops import metrics
+from ..ops.settings import Settings
 from ..store import REQUEST, EventStore, Patience, StoredGame, UnitOfWork, make_engine, utcnow
+from . import security
 from .hints import HintCache
 from .results import MoveResult
-
-_T = TypeVar("_T")
 
 
 def is_computer_turn(state: GameState) -> bool:
@@ -37,51 +37,27 @@ def computer_owes_a_turn(state: GameState) -> bool:
 
 
 class ServiceBase:
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, settings: Settings | None = None) -> None:
         self.store = store
+        self.settings = settings if settings is not None else Settings.from_env()
         self._hints = HintCache()
-        self._invite_ttl_seconds: int | None = None
         self.clock: Callable[[], datetime] = utcnow  # "now" for retention (tests set it)
-        self.abandon_after_setting: timedelta | None = None
-        self.active_games_per_client_setting: int | None = None
-
-    @property
-    def abandon_after(self) -> timedelta:
-        """How long an unfinished game may go untouched (``SQUARES_ABANDON_AFTER``,
-        read when needed) unless `abandon_after_setting` is set."""
-        if self.abandon_after_setting is not None:
-            return self.abandon_after_setting
-        return _setting(config.abandon_after)
-
-    @property
-    def active_games_per_client(self) -> int:
-        """The cap on one address's active games (``SQUARES_ACTIVE_GAMES_PER_CLIENT``;
-        0: none) unless `active_games_per_client_setting` is set."""
-        if self.active_games_per_client_setting is not None:
-            return self.active_games_per_client_setting
-        return _setting(config.active_games_per_client)
-
-    @property
-    def invite_ttl_seconds(self) -> int:
-        """How long an online game's invitation lasts: ``SQUARES_INVITE_TTL_SECONDS``
-        (read when needed, so a bad value troubles only online games) unless set."""
-        if self._invite_ttl_seconds is not None:
-            return self._invite_ttl_seconds
-        try:
-            return config.invite_ttl_seconds()
-        except ValueError as exc:
-            raise BadSetting(str(exc)) from None
-
-    @invite_ttl_seconds.setter
-    def invite_ttl_seconds(self, seconds: int) -> None:
-        self._invite_ttl_seconds = seconds
+        # the settings the use cases read, each its own attribute (a test may change
+        # one on one instance)
+        self.abandon_after: timedelta = self.settings.abandon_after
+        self.active_games_per_client: int = self.settings.active_games_per_client
+        self.invite_ttl_seconds: int = self.settings.invite_ttl_seconds
 
     @classmethod
-    def from_url(cls, url: str | None = None, patience: Patience = REQUEST) -> Self:
-        """Services on `url` (None: `config.database_url()`); migrate it first.
+    def from_url(cls, url: str | None = None, patience: Patience = REQUEST,
+                 settings: Settings | None = None) -> Self:
+        """Services on `url` (None: the settings' ``DATABASE_URL``); migrate it first.
         `patience`: how long the database may keep a caller waiting (`ADMIN` for the
-        CLI's commands)."""
-        return cls(EventStore(make_engine(url or config.database_url(), patience)))
+        CLI's commands); `settings`: default, the environment's."""
+        settings = settings if settings is not None else Settings.from_env()
+        engine = make_engine(url or settings.database_url, patience,
+                             settings.sqlite_synchronous)
+        return cls(EventStore(engine), settings)
 
     @contextmanager
     def _reading(self, uow: UnitOfWork | None) -> Iterator[UnitOfWork]:
@@ -182,9 +158,3 @@ class ServiceBase:
                 return (invited,)
         raise TokenInvalid("wrong token for this game")
 
-
-def _setting(read: Callable[[], _T]) -> _T:
-    try:
-        return read()
-    except ValueError as exc:
-        raise BadSetting(str(exc)) from None

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import uuid
 
-from .. import config, security
 from ..domain.commands import NewGame
 from ..domain.retention import abandon_reason
 from ..domain.seeds import new_seed
@@ -28,6 +27,7 @@ from ..domain.start import start_game, start_state
 from ..domain.state import GameState
 from ..errors import InviteClaimed, NoRematch, NotOnline, RematchExists, TooManyGames
 from ..store import Invitation, RematchTaken, StoredGame, UnitOfWork
+from . import security
 from .names import refuse_look_alike_seats
 from .online import OnlineService
 from .results import CreatedGame, Rematch, WaitingRematch
@@ -56,7 +56,7 @@ class CreationService(OnlineService):
 
     def _creator(self, client_address: str | None) -> str | None:
         return (None if client_address is None
-                else security.client_key(client_address, config.client_salt()))
+                else security.client_key(client_address, self.settings.client_salt))
 
     def _add(self, uow: UnitOfWork, command: NewGame, creator: str | None,
              rematch_of: str | None = None) -> CreatedGame:

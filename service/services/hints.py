@@ -2,7 +2,8 @@
 
 A hint is a pure function of a committed state, and a version of a game names one
 committed state everywhere, so a cached hint is never stale; its only cost is memory
-(a bounded LRU).
+(a bounded LRU). The ``hint_used`` a first hint appends changes nothing a hint depends
+on, so the hint is also kept under the version after it (`put`).
 """
 
 from __future__ import annotations
@@ -29,8 +30,12 @@ class HintCache:
                 self._hints.move_to_end(key)
                 return hint
         hint = compute()  # outside the lock: two threads may both compute; same answer
+        self.put(key, hint)
+        return hint
+
+    def put(self, key: tuple[str, int], hint: Command) -> None:
         with self._lock:
             self._hints[key] = hint
+            self._hints.move_to_end(key)
             while len(self._hints) > self.capacity:
                 self._hints.popitem(last=False)
-        return hint

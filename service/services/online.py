@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from .. import security
 from ..domain.commands import ClaimSeat
 from ..domain.fold import apply_all
 from ..domain.retention import abandon_reason
@@ -25,6 +24,7 @@ from ..domain.rules import abandoned_violation, decide
 from ..domain.state import GameState
 from ..errors import InviteClaimed, InviteExpired, InviteInvalid, NotOnline
 from ..store import Invitation, StoredGame, UnitOfWork
+from . import security
 from .base import ServiceBase
 from .names import refuse_look_alike
 from .results import ClaimedSeat, Invite

@@ -18,19 +18,20 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
+from functools import partial
 
-from .. import metrics
 from ..domain import ai
-from ..domain.commands import Advance, Command, PlaceLine, RuleViolation
+from ..domain.commands import Advance, Command, PlaceLine, RuleViolation, UseHint
 from ..domain.fold import apply_all
 from ..domain.rules import check_playable, decide
 from ..domain.state import GameState
 from ..errors import HintsOff, NotComputerTurn, VersionConflict
+from ..ops import metrics
 from ..store import StoredEvent, StoredGame
 from .base import computer_owes_a_turn, is_computer_turn
 from .creation import CreationService
 from .hints import HintCache
-from .results import MoveResult
+from .results import Hint, MoveResult
 
 # How often a move decided without an expected version is re-decided after another
 # writer got in first.
@@ -107,7 +108,7 @@ class PlayService(CreationService):
         with self.store.unit_of_work() as uow:
             game, state = uow.state(game_id)
             seats = self._token_seats(game, token, uow)
-            _check_expected(game_id, state.version, expected_version)
+            _check_expected(game_id, state, expected_version)
             if self._due(game, state, uow=uow) is not None or computer_owes_a_turn(state):
                 return game, state, None
             if is_computer_turn(state):
@@ -150,22 +151,39 @@ class PlayService(CreationService):
             game = uow.games.get(game_id)
         return self._token_seats(game, token)
 
-    def hint(self, game_id: str, token: str | None = None) -> Command:
+    def hint(self, game_id: str, token: str | None = None) -> Hint:
         """The AI's move for the seat to move; computed once per (game, version).
 
-        Hints are a player's action in an online game: none unless its creator turned
-        them on (`HintsOff`), and then only for the token of the seat to move, so
-        neither the opponent nor a spectator consults the engine. Other games (against
-        the computer, two players on one screen) need no token."""
-        game, state = self._load_settled(game_id)
-        if not state.game.hints:
-            raise HintsOff("hints are off in this game: its creator did not turn them on")
-        if state.game.mode == "online":
-            self._check_hint_seat(game, state, token)
-        check_playable(state)
-        return self._hints.get_or_compute((game_id, state.version),
-                                          lambda: _timed_hint(state))
-
+        A hint for a human seat is that player's action: it needs the token that moves
+        the seat (`TokenMissing`, `TokenInvalid`, ``not_your_turn``), so no spectator
+        can consult the engine, or unrank a game, for a player. An online game has
+        hints only when its creator turned them on (`HintsOff`). The first hint a human
+        seat asks for makes the game assisted (RULES E1: it enters no high score
+        table): ``hint_used``, appended in one small transaction at the version the
+        hint was computed for; later hints write nothing. The move the client then
+        sends may name either version (`GameState.current_for`)."""
+        for _ in range(RETRIES):
+            game, state = self._load_settled(game_id)
+            if not state.game.hints:
+                raise HintsOff("hints are off in this game: its creator did not turn them on")
+            check_playable(state)
+            human = state.seat_info(state.turn).kind == "human"
+            if human:
+                self._check_hint_seat(game, state, token)
+            recorded = decide(state, UseHint(state.turn)) if human else []
+            command = self._hints.get_or_compute((game_id, state.version),
+                                                 partial(_timed_hint, state))
+            if not recorded:
+                return Hint(command, state.version, state.assisted, [])
+            after = apply_all(state, recorded)
+            try:
+                stored = self.store.append(game_id, state.version, recorded, after)
+            except VersionConflict:
+                continue  # a move, or another first hint, came first: ask again
+            self._hints.put((game_id, after.version), command)
+            return Hint(command, after.version, True, stored)
+        raise VersionConflict(f"game {game_id} keeps changing",
+                              current_version=self._load(game_id)[1].version)
 
     def _check_hint_seat(self, game: StoredGame, state: GameState, token: str | None) -> None:
         if state.turn not in self._token_seats(game, token):
@@ -178,10 +196,12 @@ def _timed_hint(state: GameState) -> Command:
         return ai.hint(state)
 
 
-def _check_expected(game_id: str, version: int, expected_version: int | None) -> None:
-    if expected_version is not None and expected_version != version:
+def _check_expected(game_id: str, state: GameState, expected_version: int | None) -> None:
+    """`VersionConflict` unless the move was chosen on this position: at its version,
+    or at the one before the game's ``hint_used`` (`GameState.current_for`)."""
+    if expected_version is not None and not state.current_for(expected_version):
         metrics.version_conflict("expected_version")
         raise VersionConflict(
-            f"game {game_id} is at version {version}, not {expected_version}",
-            current_version=version,
+            f"game {game_id} is at version {state.version}, not {expected_version}",
+            current_version=state.version,
         )

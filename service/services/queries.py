@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..domain.fold import score_series
+from ..domain.ranking import MAIN
 from ..domain.state import GameState
 from ..errors import StepOutOfRange
 from ..store import GameSummary, HighScore, StoredEvent, UnitOfWork
@@ -100,11 +102,18 @@ class QueryService(ServiceBase):
             events = uow.events.load(game_id, after=after, upto=summary.version, limit=limit)
             return events, summary.version, summary.status != "active"
 
-    def high_scores(self, limit: int = 10, *, height: int | None = None,
-                    width: int | None = None) -> list[HighScore]:
-        """Descending score; ties: oldest first; one field size if given."""
+    def high_scores(self, limit: int | None = 10, *, height: int = DEFAULT_HEIGHT,
+                    width: int = DEFAULT_WIDTH, mode: str = MAIN) -> list[HighScore]:
+        """One high score table (RULES E1, M2): the games of `mode` (`ranking.TABLES`;
+        the main table, against the computer, by default) on one field size (the
+        default field by default); descending score, ties oldest first."""
         with self.store.unit_of_work(write=False) as uow:
-            return uow.queries.high_scores(limit, height=height, width=width)
+            return uow.queries.high_scores(mode, height, width, limit)
+
+    def high_score_sizes(self, mode: str = MAIN) -> list[tuple[int, int]]:
+        """The field sizes that the table of `mode` has entries on, largest first."""
+        with self.store.unit_of_work(write=False) as uow:
+            return uow.queries.high_score_sizes(mode)
 
 
 def _check_step(uow: UnitOfWork, game_id: str, step: int) -> int:

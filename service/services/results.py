@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from ..domain.commands import Command
 from ..domain.state import GameState
 from ..store import StoredEvent
 
@@ -68,6 +69,18 @@ class MoveResult:
 
 
 @dataclass(frozen=True)
+class Hint:
+    """A hint (`PlayService.hint`): the AI's move for the seat to move, and the game
+    after asking it. A human seat's first hint appends ``hint_used`` (`events`, then
+    ``version`` counts it, and the game is ``assisted``); later ones append nothing."""
+
+    command: Command
+    version: int
+    assisted: bool
+    events: list[StoredEvent]
+
+
+@dataclass(frozen=True)
 class Followed:
     """What a follower of a game learns in one look (`QueryService.follow`): the
     events after its position, oldest first (none when nothing happened), and the
@@ -78,9 +91,24 @@ class Followed:
 
 
 @dataclass(frozen=True)
+class SignatureReport:
+    """Where a stored game comes from and the state of its signature (`verify`):
+    ``origin`` here | signed | archive (`domain.ranking`); ``state`` ``here`` (played
+    on this instance: no signature needed) or `domain.signing`'s valid | missing |
+    invalid | unknown_key, checked now with the keys this server knows; ``own``: the
+    key is this instance's."""
+
+    game_id: str
+    origin: str
+    state: str
+    key: str | None
+    own: bool
+
+
+@dataclass(frozen=True)
 class Problem:
     """Something `verify` found. ``kind``: game_not_found | no_events | seq_gap |
-    bad_event | corrupt_stream | read_model | high_scores."""
+    bad_event | corrupt_stream | read_model | high_scores | signature."""
 
     game_id: str | None
     kind: str

@@ -3,7 +3,7 @@
 A game past its time (`domain.retention`: untouched for ``SQUARES_ABANDON_AFTER``, or
 an online game whose invitation expired unclaimed) is abandoned by whichever comes
 first: the next read or command of the game (`ServiceBase._settle_abandonment`) or
-`abandon_stale`, which the server runs every few minutes (`service.sweeper`) and
+`abandon_stale`, which the server runs every few minutes (`service.ops.sweeper`) and
 ``squares games abandon-stale`` runs once. Each abandonment is one version-checked
 append, so any number of processes may sweep at once: one of them writes it.
 ``squares games prune --abandoned-older-than`` deletes abandoned games later.

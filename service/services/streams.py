@@ -1,5 +1,6 @@
 """Event streams from outside (imports): parse JSON Lines strictly, prove the stream
-is what the rules make of it, and name the exact line that is not."""
+is what the rules make of it, and name the exact line that is not. An export's last
+line may sign it (`domain.signing`)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,18 @@ from ..domain.fold import apply_in_place, fold
 from ..domain.names import NAME_MAX
 from ..domain.random_lines import EDITIONS, initial_line_count
 from ..domain.replay_check import replay_check
+from ..domain.signing import LINE_TYPE, Signature, SignatureFormatError, signature_from_dict
 from ..domain.state import CorruptStream, GameState
 from ..errors import InvalidStream
 
 
-def to_jsonl(events: list[Event]) -> str:
-    """JSON Lines: one canonical `event_to_json` per line, each ending in a newline."""
-    return "".join(event_to_json(e) + "\n" for e in events)
+def to_jsonl(events: list[Event], signature: Signature | None = None) -> str:
+    """JSON Lines: one canonical `event_to_json` per line, each ending in a newline,
+    and the `signature` line last when given."""
+    text = "".join(event_to_json(e) + "\n" for e in events)
+    if signature is None:
+        return text
+    return text + json.dumps(signature.to_dict(), sort_keys=True, separators=(",", ":")) + "\n"
 
 
 def stream_digest(events: list[Event]) -> str:
@@ -54,8 +60,9 @@ STAGE_ADVANCED_BYTES = 112
 PIECE_INSERTED_BYTES = 224  # three lines, the shape, six squares, a hundred tries
 MOVE_EXPLAINED_BYTES = 384  # the computer's sentence; its path's directions apart
 DIRECTION_BYTES = 2  # each line of a computer's stage-1 path names one direction
-ENDING_BYTES = 2048  # seat_claimed, game_over or game_abandoned, seed_revealed and
-# high_scores_entered, their names of NAME_MAX characters escaped if need be
+ENDING_BYTES = 2048  # seat_claimed, hint_used, game_over or game_abandoned,
+# seed_revealed and high_scores_entered, their names of NAME_MAX characters escaped
+SIGNATURE_BYTES = 160  # the signature line (`domain.signing`), after the events
 
 
 def open_slots(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
@@ -73,10 +80,11 @@ def most_events(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
     A turn has at most three stage advances (1 to 2 to 3 to 1), three pieces and two
     explanations (a computer explains its stage 1 and its stage 2 once each: the
     rules would take more, this service never writes more). Around them: game_created,
-    seat_claimed, and game_over or game_abandoned, seed_revealed, high_scores_entered.
+    seat_claimed, hint_used (once a game), and game_over or game_abandoned,
+    seed_revealed, high_scores_entered.
     """
     turns = slots = open_slots(height, width)
-    return 2 + slots + turns * (3 + 3 + 2) + 3
+    return 3 + slots + turns * (3 + 3 + 2) + 3
 
 
 def largest_event_bytes(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
@@ -95,7 +103,8 @@ def most_stream_bytes(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
     turns = slots = open_slots(height, width)
     per_turn = 3 * STAGE_ADVANCED_BYTES + 3 * PIECE_INSERTED_BYTES + 2 * MOVE_EXPLAINED_BYTES
     per_line = LINE_PLACED_BYTES + DIRECTION_BYTES
-    return MAX_LINE_BYTES + slots * per_line + turns * per_turn + ENDING_BYTES
+    return (MAX_LINE_BYTES + slots * per_line + turns * per_turn + ENDING_BYTES
+            + SIGNATURE_BYTES)
 
 
 # Four times the largest event: room for any spacing a tool puts between tokens.
@@ -120,12 +129,24 @@ def parse_stream(text: str) -> list[Event]:
     return parse_lines(io.BytesIO(text.encode("utf-8", "surrogatepass")))
 
 
+def parse_signed_stream(text: str) -> tuple[list[Event], Signature | None]:
+    """`parse_signed` of a text held in memory (its UTF-8 encoding)."""
+    return parse_signed(io.BytesIO(text.encode("utf-8", "surrogatepass")))
+
+
 def parse_lines(source: LineSource) -> list[Event]:
+    """The events of `parse_signed` (a signature line is read, and left out)."""
+    return parse_signed(source)[0]
+
+
+def parse_signed(source: LineSource) -> tuple[list[Event], Signature | None]:
     """Events of a JSON Lines stream of UTF-8 text, strictly typed
-    (`event_from_dict(strict=True)`) and within the bounds above; `InvalidStream` with
-    the 1-based line otherwise, and the stream is read no further than that line.
-    Blank lines may end the stream, nowhere else."""
+    (`event_from_dict(strict=True)`) and within the bounds above, and its signature
+    line if the last line is one; `InvalidStream` with the 1-based line otherwise, and
+    the stream is read no further than that line. Blank lines may end the stream,
+    nowhere else."""
     events: list[Event] = []
+    signature: Signature | None = None
     read = 0
     blank: int | None = None  # the first of the blank lines read since the last event
     # A longest line and its CR LF, or enough of a longer one to know it is too long.
@@ -138,16 +159,25 @@ def parse_lines(source: LineSource) -> list[Event]:
             continue
         if blank is not None:
             raise refusal(blank, "empty line")
-        events.append(parse_line(number, line))
+        if signature is not None:
+            raise refusal(number, "a line after the signature, which ends a stream")
+        item = parse_line(number, line)
+        if isinstance(item, Signature):
+            signature = item
+            continue
+        if len(events) == MAX_EVENTS:
+            raise refusal(number, f"more than {MAX_EVENTS} events: no game has that many")
+        events.append(item)
     if not events:
         raise refusal(1, "the stream is empty")
-    return events
+    return events, signature
 
 
 def _line_text(number: int, raw: bytes, read: int) -> str:
     """Line `number` (its newline cut) as text, once the bounds allow it."""
-    if number > MAX_EVENTS:
-        raise refusal(number, f"more than {MAX_EVENTS} lines: no game has that many events")
+    if number > MAX_EVENTS + 1:  # the events, and a signature
+        raise refusal(number, f"more than {MAX_EVENTS + 1} lines: no game has that many "
+                              "events")
     if read > MAX_STREAM_BYTES:
         raise refusal(number, f"the stream passes {MAX_STREAM_BYTES} bytes here: "
                               "no game's stream is that long")
@@ -161,8 +191,9 @@ def _line_text(number: int, raw: bytes, read: int) -> str:
                               f"{exc.start + 1})") from exc
 
 
-def parse_line(number: int, line: str) -> Event:
-    """The event of one line of a stream (`InvalidStream` naming `number` if none)."""
+def parse_line(number: int, line: str) -> Event | Signature:
+    """The event (or the signature) of one line of a stream (`InvalidStream` naming
+    `number` if none)."""
     try:
         _check_depth(line)
         raw = json.loads(line, parse_int=_small_int, parse_float=_no_float,
@@ -174,6 +205,11 @@ def parse_line(number: int, line: str) -> Event:
     problem = _envelope_problem(raw)
     if problem is not None:
         raise refusal(number, problem)
+    if raw["type"] == LINE_TYPE:
+        try:
+            return signature_from_dict(raw)
+        except SignatureFormatError as exc:
+            raise refusal(number, str(exc)) from exc
     try:
         return event_from_dict(raw, strict=True)
     except EventFormatError as exc:

@@ -19,7 +19,6 @@ from .engine import (
     SQLITE_BUSY_TIMEOUT_MS,
     Patience,
     make_engine,
-    sqlite_synchronous,
 )
 from .events import RawEvent, StoredEvent
 from .games import StoredGame
@@ -70,6 +69,5 @@ __all__ = [
     "make_engine",
     "metadata",
     "migrate",
-    "sqlite_synchronous",
     "utcnow",
 ]

@@ -3,12 +3,17 @@
 SQLite pragmas on every connection: ``journal_mode=WAL``, ``foreign_keys=ON``,
 ``busy_timeout`` (the engine's `Patience`) and ``synchronous=FULL``. FULL is a deliberate choice: a move
 acknowledged to a player is on disk even after a power cut (NORMAL in WAL mode may
-lose the last commits then; it never corrupts). ``SQUARES_SQLITE_SYNCHRONOUS=NORMAL``
+lose the last commits then; it never corrupts). The setting ``SQUARES_SQLITE_SYNCHRONOUS=NORMAL``
 overrides it (the store benchmark compares both).
 
 A write transaction on SQLite begins with ``BEGIN IMMEDIATE`` (it takes the write
 lock up front, so concurrent writers queue on the busy timeout instead of failing
-half-way); `write_engine` gives connections that do so.
+half-way); `write_engine` gives connections that do so. The driver's own transaction
+handling is off, so `begin_sqlite` opens each transaction: the unit of work calls it,
+and an engine made for migrations (`for_migrations`, Alembic opens its transactions
+itself) calls it from SQLAlchemy's ``begin`` event. Only there: an engine with a
+connection event listener makes every statement on it dispatch events, about a
+quarter of a short read's CPU.
 
 How long a database may keep a caller waiting is the engine's `Patience`: `REQUEST`
 (the server's: a request meets its 503 within 5 s of an outage: a held SQLite write
@@ -20,7 +25,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -29,8 +33,8 @@ from weakref import WeakKeyDictionary
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection
 
-from .. import config
 from .deadlines import watch
+from .urls import absolute_sqlite_url, ensure_sqlite_dir, sqlalchemy_url
 
 
 @dataclass(frozen=True)
@@ -61,21 +65,19 @@ def _json_dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def sqlite_synchronous() -> str:
-    value = os.environ.get("SQUARES_SQLITE_SYNCHRONOUS", "FULL").upper()
-    if value not in ("OFF", "NORMAL", "FULL", "EXTRA"):
-        raise ValueError(f"SQUARES_SQLITE_SYNCHRONOUS={value!r}")
-    return value
-
-
-def make_engine(url: str | None = None, patience: Patience = REQUEST) -> Engine:
-    """An engine for `url` (default `config.database_url()`), SQLite pragmas set; a
-    relative SQLite path is taken from the current directory."""
-    url = config.sqlalchemy_url(config.absolute_sqlite_url(url or config.database_url()))
+def make_engine(url: str, patience: Patience = REQUEST, synchronous: str = "FULL", *,
+                for_migrations: bool = False) -> Engine:
+    """An engine for `url`, SQLite pragmas set (`synchronous`: the setting
+    ``SQUARES_SQLITE_SYNCHRONOUS``); a relative SQLite path is taken from the current
+    directory. `for_migrations`: SQLite transactions begun by ``conn.begin()`` alone
+    (Alembic's) are real ones too."""
+    url = sqlalchemy_url(absolute_sqlite_url(url))
     if url.startswith("sqlite"):
-        config.ensure_sqlite_dir(url)
+        ensure_sqlite_dir(url)
         engine = create_engine(url, json_serializer=_json_dumps)
-        _configure_sqlite(engine, round(patience.lock_s * 1000))
+        _configure_sqlite(engine, round(patience.lock_s * 1000), synchronous)
+        if for_migrations:
+            event.listen(engine, "begin", begin_sqlite)
         _PATIENCE[engine] = patience
         return engine
     # libpq waits for a server that accepts and never answers without limit.
@@ -100,8 +102,7 @@ def write_engine(engine: Engine) -> Engine:
     return engine.execution_options(squares_write=True)
 
 
-def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
-    synchronous = sqlite_synchronous()
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int, synchronous: str) -> None:
     locked_error = engine.dialect.loaded_dbapi.OperationalError
 
     @event.listens_for(engine, "connect")
@@ -125,7 +126,12 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
         cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.close()
 
-    @event.listens_for(engine, "begin")
-    def _on_begin(conn: Connection) -> None:
+
+def begin_sqlite(conn: Connection) -> None:
+    """Open the driver's transaction of SQLAlchemy's `conn.begin()` on SQLite
+    (``BEGIN IMMEDIATE`` on a `write_engine` connection); on the driver's
+    connection: a statement through SQLAlchemy costs as much as the rest of a read."""
+    dbapi = conn.connection.dbapi_connection
+    if dbapi is not None and not dbapi.in_transaction:  # type: ignore[attr-defined]
         write = conn.get_execution_options().get("squares_write")
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        dbapi.execute("BEGIN IMMEDIATE" if write else "BEGIN")

@@ -38,6 +38,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ..domain.events import GameOver
+from ..domain.ranking import HERE
 from ..domain.state import GameState
 from ..errors import GameExists, GameNotFound, VersionConflict
 from .events import StoredEvent
@@ -81,6 +82,7 @@ class StoredGame:
     token_hash: str
     token_salt: str
     seed_secret: str | None = None  # a ranked game's secret seed (never shown)
+    signature: str | None = None  # an import's signature as it came (`signatures`)
 
 
 class GameRepository:
@@ -94,7 +96,8 @@ class GameRepository:
             raise GameNotFound(f"no game {game_id!r}", game_id=game_id)
         mapping = row._mapping
         return StoredGame(summary_from_row(mapping), mapping["token_hash"],
-                          mapping["token_salt"], mapping["seed_secret"])
+                          mapping["token_salt"], mapping["seed_secret"],
+                          mapping["signature"])
 
     def find(self, game_id: str) -> StoredGame | None:
         try:
@@ -117,12 +120,14 @@ class GameRepository:
         return found
 
     def add(self, summary: GameSummary, *, token_hash: str, token_salt: str,
-            creator: str | None = None, seed_secret: str | None = None) -> None:
+            creator: str | None = None, seed_secret: str | None = None,
+            signature: str | None = None) -> None:
         try:
             self._conn.execute(insert(_T), [{**_columns(summary), "token_hash": token_hash,
                                              "token_salt": token_salt,
                                              "creator": creator,
-                                             "seed_secret": seed_secret}])
+                                             "seed_secret": seed_secret,
+                                             "signature": signature}])
         except IntegrityError as exc:
             raise GameExists(f"a game {summary.game_id!r} exists already",
                              game_id=summary.game_id) from exc
@@ -154,6 +159,12 @@ class GameRepository:
 
     def ids(self) -> set[str]:
         return set(self._conn.execute(select(_T.c.game_id)).scalars())
+
+    def imported(self) -> list[str]:
+        """Ids of the games imported (signed or archive), oldest first."""
+        query = (select(_T.c.game_id).where(_T.c.origin != HERE)
+                 .order_by(_T.c.created_at, _T.c.game_id))
+        return list(self._conn.execute(query).scalars())
 
     def with_players(self, mode: str, player_name: str, second_name: str) -> list[str]:
         """Ids of the games between these two seats (candidates for the same stream)."""
@@ -189,9 +200,11 @@ def finished_at(stored: Sequence[StoredEvent]) -> datetime | None:
     return next((s.recorded_at for s in stored if isinstance(s.event, GameOver)), None)
 
 
-def summary_of(game_id: str, state: GameState, stored: Sequence[StoredEvent]) -> GameSummary:
-    """The read model of a whole stored stream; `state` is its fold."""
-    return GameSummary(game_id=game_id, created_at=stored[0].recorded_at,
+def summary_of(game_id: str, state: GameState, stored: Sequence[StoredEvent],
+               origin: str = HERE) -> GameSummary:
+    """The read model of a whole stored stream; `state` is its fold, `origin` where
+    the game comes from (`domain.ranking`: the stream does not say)."""
+    return GameSummary(game_id=game_id, created_at=stored[0].recorded_at, origin=origin,
                        **summary_values(state, stored[-1].recorded_at, finished_at(stored)))
 
 

@@ -1,4 +1,5 @@
-"""The high_scores table (RULES E): entries from games and entries added by hand."""
+"""The high_scores table (RULES E): entries from games and entries added by hand,
+each in its table (`domain.ranking`) and on its field size."""
 
 from __future__ import annotations
 
@@ -7,9 +8,17 @@ from collections.abc import Sequence
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
-from .. import config
+from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..domain.events import HighScoresEntered
 from ..domain.names import skeleton
+from ..domain.ranking import (
+    ARCHIVE,
+    DEFAULT_HIGH_SCORE_DIFFICULTY,
+    DEFAULT_HIGH_SCORES,
+    HERE,
+    MAIN,
+    entry_table,
+)
 from ..domain.state import GameState
 from ..errors import HighScoreNotFound
 from .events import StoredEvent
@@ -22,16 +31,20 @@ class HighScoreRepository:
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
 
-    def record(self, stored: Sequence[StoredEvent], state: GameState) -> None:
+    def record(self, stored: Sequence[StoredEvent], state: GameState,
+               origin: str = HERE) -> None:
         """Insert the entries of any ``high_scores_entered`` event among `stored`
-        (`state`: the game after them, for its field size).
+        (`state`: the game after them, for its field size and table; `origin`: where
+        the game comes from, so that an archive import's entries are ranked nowhere).
 
         The unique key on ``(game_id, seat)`` refuses a game's entries twice."""
         rows = [
             {"name": entry.name, "score": entry.score, "difficulty": entry.difficulty,
              "game_id": s.game_id, "seat": entry.seat, "created_at": s.recorded_at,
              "height": state.height, "width": state.width,
-             "name_skeleton": skeleton(entry.name)}
+             "name_skeleton": skeleton(entry.name),
+             # a stream's entries follow `ranking.table_of`; kept apart if ever not
+             "ranking": entry_table(state, origin) or ARCHIVE, "hints_recorded": True}
             for s in stored
             if isinstance(s.event, HighScoresEntered)
             for entry in s.event.entries
@@ -43,20 +56,24 @@ class HighScoreRepository:
         query = select(_T).where(_T.c.game_id == game_id).order_by(_T.c.seat)
         return [HighScore(**row._mapping) for row in self._conn.execute(query)]
 
-    def add(self, name: str, score: int, difficulty: str) -> HighScore:
+    def add(self, name: str, score: int, difficulty: str, *, height: int = DEFAULT_HEIGHT,
+            width: int = DEFAULT_WIDTH, ranking: str = MAIN) -> HighScore:
         now = utcnow()
         key = skeleton(name)
         new_id = self._conn.execute(
             insert(_T).values(name=name, score=score, difficulty=difficulty, game_id=None,
-                              seat=None, created_at=now, name_skeleton=key)
+                              seat=None, created_at=now, name_skeleton=key, height=height,
+                              width=width, ranking=ranking, hints_recorded=True)
             .returning(_T.c.id)
         ).scalar_one()
-        return HighScore(new_id, name, score, difficulty, None, None, now, None, None, key)
+        return HighScore(new_id, name, score, difficulty, None, None, now, height, width,
+                         key, ranking, True)
 
     def names_like(self, name_skeleton: str) -> list[str]:
-        """The distinct names in the table whose skeleton is `name_skeleton` (by its
-        index), in the order they first entered it."""
-        query = (select(_T.c.name).where(_T.c.name_skeleton == name_skeleton)
+        """The distinct names in the tables whose skeleton is `name_skeleton` (by its
+        index), in the order they first entered them; the archive guards no name."""
+        query = (select(_T.c.name)
+                 .where(_T.c.name_skeleton == name_skeleton, _T.c.ranking != ARCHIVE)
                  .group_by(_T.c.name).order_by(func.min(_T.c.id)))
         return list(self._conn.execute(query).scalars())
 
@@ -65,11 +82,14 @@ class HighScoreRepository:
             raise HighScoreNotFound(f"no high score {entry_id}", id=entry_id)
 
     def reset(self) -> None:
-        """RULES E2: back to the default table (the rows the first migration adds)."""
+        """RULES E2: back to the default table (the rows the first migration adds, on
+        the default field, in the main table)."""
         self._conn.execute(delete(_T))
         now = utcnow()
         self._conn.execute(insert(_T), [
-            {"name": name, "score": score, "difficulty": config.DEFAULT_HIGH_SCORE_DIFFICULTY,
-             "game_id": None, "seat": None, "created_at": now, "name_skeleton": skeleton(name)}
-            for name, score in config.DEFAULT_HIGH_SCORES
+            {"name": name, "score": score, "difficulty": DEFAULT_HIGH_SCORE_DIFFICULTY,
+             "game_id": None, "seat": None, "created_at": now, "name_skeleton": skeleton(name),
+             "height": DEFAULT_HEIGHT, "width": DEFAULT_WIDTH, "ranking": MAIN,
+             "hints_recorded": True}
+            for name, score in DEFAULT_HIGH_SCORES
         ])

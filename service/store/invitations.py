@@ -1,5 +1,5 @@
 """The invitations table: an online game's one-time claim code and the token of the
-seat it gives, both stored only as salted hashes (see `service.security`)."""
+seat it gives, both stored only as salted hashes (see `service.services.security`)."""
 
 from __future__ import annotations
 

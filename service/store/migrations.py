@@ -10,6 +10,7 @@ declaration against what the downgrade really removes).
 from __future__ import annotations
 
 import functools
+import importlib.util
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,19 +22,33 @@ from alembic.script import Script, ScriptDirectory
 from sqlalchemy import column, func, inspect, select, table
 from sqlalchemy.engine import Connection, make_url
 
-from .. import config
 from .engine import ADMIN, make_engine
+
+
+def _migrations_dir() -> Path:
+    """The directory of the installed (or checked-out) ``migrations`` package, found
+    without importing it: the Alembic script directory at the top of the repository is
+    also the top-level package ``migrations``, which a wheel installs next to
+    `service`; the repository's own when it is not importable."""
+    spec = importlib.util.find_spec("migrations")
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        if (Path(location) / "env.py").is_file():
+            return Path(location).resolve()
+    return Path(__file__).resolve().parent.parent.parent / "migrations"
+
+
+MIGRATIONS_DIR = _migrations_dir()
 
 
 def alembic_config(url: str) -> AlembicConfig:
     cfg = AlembicConfig()
-    cfg.set_main_option("script_location", str(config.MIGRATIONS_DIR))
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
     cfg.attributes["url"] = url
     return cfg
 
 
 def script_directory() -> ScriptDirectory:
-    return ScriptDirectory(str(config.MIGRATIONS_DIR))
+    return ScriptDirectory(str(MIGRATIONS_DIR))
 
 
 @functools.cache
@@ -50,15 +65,15 @@ def schema_problem(conn: Connection) -> str | None:
     return None
 
 
-def migrate(url: str | None = None, revision: str = "head") -> None:
+def migrate(url: str, revision: str = "head") -> None:
     """Run Alembic ``upgrade <revision>`` (default head) on `url`."""
-    alembic_command.upgrade(alembic_config(url or config.database_url()), revision)
+    alembic_command.upgrade(alembic_config(url), revision)
 
 
-def downgrade(url: str | None = None, revision: str = "base") -> None:
+def downgrade(url: str, revision: str = "base") -> None:
     """Run Alembic ``downgrade <revision>`` (base: drops every table). See
     `downgrade_losses` for what it would drop first."""
-    alembic_command.downgrade(alembic_config(url or config.database_url()), revision)
+    alembic_command.downgrade(alembic_config(url), revision)
 
 
 def current_revisions(url: str) -> tuple[str, ...]:

@@ -51,15 +51,21 @@ class Queries:
                                 t.c.turn == 2)
         return [summary_from_row(r._mapping) for r in self._conn.execute(query)]
 
-    def high_scores(self, limit: int | None = None, *, height: int | None = None,
-                    width: int | None = None) -> list[HighScore]:
-        """Descending score; ties: oldest first; only one field size if given."""
+    def high_scores(self, ranking: str, height: int, width: int,
+                    limit: int | None = None) -> list[HighScore]:
+        """One table (`domain.ranking`) of one field size: descending score, ties
+        oldest first (RULES E1, E2)."""
         t = high_scores_table
-        query = select(t).order_by(t.c.score.desc(), t.c.created_at, t.c.id)
-        if height is not None:
-            query = query.where(t.c.height == height)
-        if width is not None:
-            query = query.where(t.c.width == width)
+        query = (select(t).where(t.c.ranking == ranking, t.c.height == height,
+                                 t.c.width == width)
+                 .order_by(t.c.score.desc(), t.c.created_at, t.c.id))
         if limit is not None:
             query = query.limit(limit)
         return [HighScore(**row._mapping) for row in self._conn.execute(query)]
+
+    def high_score_sizes(self, ranking: str) -> list[tuple[int, int]]:
+        """The field sizes that table `ranking` has entries on, largest first."""
+        t = high_scores_table
+        query = (select(t.c.height, t.c.width).where(t.c.ranking == ranking).distinct()
+                 .order_by(t.c.height.desc(), t.c.width.desc()))
+        return [(h, w) for h, w in self._conn.execute(query)]

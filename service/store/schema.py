@@ -27,6 +27,9 @@ games read model.
   key ``ON DELETE SET NULL``: deleting a game keeps its score, only the link goes.
   ``name_skeleton`` (indexed) is the name's look-alike key (`domain.names.skeleton`):
   a new player name with the skeleton of another name in the table is refused.
+  ``ranking`` is the table the row belongs to (`domain.ranking`: one per mode of
+  play, or ``archive``), and a table is read per field size (``height``, ``width``);
+  ``hints_recorded`` is false for rows of games played before hints were recorded.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
+from ..domain.ranking import DEFAULT_HIGH_SCORE_DIFFICULTY, MAIN
 from ..domain.state import GameState
 
 
@@ -150,11 +154,15 @@ games_table = Table(
     Column("height", Integer, nullable=False),
     Column("width", Integer, nullable=False),
     Column("ranked", Boolean, nullable=False),  # False: a practice game (a chosen seed)
+    Column("assisted", Boolean, nullable=False),  # a human seat asked for a hint
+    Column("origin", String(16), nullable=False),  # here | signed | archive (`ranking`)
     Column("token_hash", String(128), nullable=False),
     Column("token_salt", String(64), nullable=False),
     Column("creator", String(64), nullable=True),  # NULL once the game is not active
     # a ranked game's secret seed (`domain.seeds`); NULL when its events hold the seed
     Column("seed_secret", String(64), nullable=True),
+    # an imported game's signature as it came, "<key id>:<mac>" (`services.signatures`)
+    Column("signature", String(128), nullable=True),
     Index(None, "created_at"),
     Index(None, "status", "updated_at"),  # /live, the retention sweep, prune
     Index(None, "creator", "status"),  # the per-address cap
@@ -170,14 +178,17 @@ high_scores_table = Table(
            nullable=True),
     Column("seat", Integer, nullable=True),
     Column("created_at", UTCDateTime(), nullable=False),
-    Column("height", Integer, nullable=True),  # the game's field; NULL without a game
-    Column("width", Integer, nullable=True),
+    Column("height", Integer, nullable=False),  # the game's field (the default without one)
+    Column("width", Integer, nullable=False),
     # names.skeleton(name), for the look-alike check; no length: NFKC can lengthen
     # the names of rows older than migration 0007 many times over
     Column("name_skeleton", String(), nullable=True),
+    Column("ranking", String(16), nullable=False),  # vs_computer | two_players | online | archive
+    # False: from a game played before hints were recorded (migration 0011)
+    Column("hints_recorded", Boolean, nullable=False),
     UniqueConstraint("game_id", "seat"),
     Index(None, "score"),
-    Index(None, "height", "width"),
+    Index(None, "ranking", "height", "width", "score"),  # one table, best first
     Index(None, "name_skeleton"),
 )
 
@@ -251,7 +262,9 @@ class GameSummary:
     winner: int | None
     height: int
     width: int
-    ranked: bool
+    ranked: bool  # False: a practice game (a chosen seed)
+    assisted: bool  # a human seat asked for a hint: no high score table
+    origin: str  # here | signed | archive (`domain.ranking`), fixed at creation
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -264,7 +277,7 @@ class GameSummary:
 
 SUMMARY_FIELDS = tuple(f.name for f in dataclasses.fields(GameSummary))
 # Fixed when a game is created; an append rewrites all the others.
-CREATION_FIELDS = ("game_id", "created_at")
+CREATION_FIELDS = ("game_id", "created_at", "origin")
 
 
 def summary_values(state: GameState, updated_at: datetime,
@@ -296,6 +309,7 @@ def summary_values(state: GameState, updated_at: datetime,
         "height": state.height,
         "width": state.width,
         "ranked": state.game.ranked,
+        "assisted": state.assisted,
     }
 
 
@@ -320,6 +334,17 @@ class HighScore:
     game_id: str | None
     seat: int | None
     created_at: datetime
-    height: int | None  # the game's field size; None for entries without a game
-    width: int | None
+    height: int  # the game's field size (the default field for entries without a game)
+    width: int
     name_skeleton: str | None = None  # names.skeleton(name); None only if written by hand
+    ranking: str = MAIN  # the table (`domain.ranking`): a mode of play, or archive
+    hints_recorded: bool = True  # False: from a game played before hints were recorded
+
+    @property
+    def source(self) -> str:
+        """Where the entry comes from: ``game`` (a game, perhaps deleted since),
+        ``original`` (RULES E2's default rows, "from the original game") or
+        ``manual`` (added by ``squares highscores add``)."""
+        if self.seat is not None:
+            return "game"
+        return "original" if self.difficulty == DEFAULT_HIGH_SCORE_DIFFICULTY else "manual"

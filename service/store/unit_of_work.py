@@ -25,13 +25,14 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
-from .. import metrics
 from ..domain.events import Event
 from ..domain.fold import apply_all, fold
+from ..domain.ranking import HERE
 from ..domain.state import CorruptStream, GameState
 from ..errors import VersionConflict
+from ..ops import metrics
 from .checkpoints import CheckpointRepository
-from .engine import REQUEST, Patience, make_engine, patience_of, write_engine
+from .engine import REQUEST, Patience, begin_sqlite, make_engine, patience_of, write_engine
 from .events import EventRepository, SequenceTaken, StoredEvent
 from .games import GameRepository, StoredGame, finished_at, summary_of
 from .high_scores import HighScoreRepository
@@ -98,18 +99,21 @@ class UnitOfWork:
     # writing ------------------------------------------------------------------
     def add_game(self, game_id: str, events: Sequence[Event], state: GameState, *,
                  token_hash: str, token_salt: str, creator: str | None = None,
-                 seed_secret: str | None = None) -> list[StoredEvent]:
+                 seed_secret: str | None = None, origin: str = HERE,
+                 signature: str | None = None) -> list[StoredEvent]:
         """Store a new game: its first events, its row and any high scores;
         `creator`: the keyed hash of the address that created it (API games);
-        `seed_secret`: a ranked game's secret seed."""
+        `seed_secret`: a ranked game's secret seed; `origin` and `signature`: where
+        an imported game comes from (`domain.ranking`) and the signature it came with."""
         if state.version != len(events):
             raise ValueError("the state must be the fold of the events")
         stored = _stamp(game_id, 0, events)
-        self.games.add(summary_of(game_id, state, stored), token_hash=token_hash,
-                       token_salt=token_salt, creator=creator, seed_secret=seed_secret)
+        self.games.add(summary_of(game_id, state, stored, origin), token_hash=token_hash,
+                       token_salt=token_salt, creator=creator, seed_secret=seed_secret,
+                       signature=signature)
         self.events.insert(stored)
         self.events.announce(game_id, stored[-1].seq)
-        self.high_scores.record(stored, state)
+        self.high_scores.record(stored, state, origin)
         self.snapshots.put(game_id, state.copy())
         self.appended.append(([s.event for s in stored], state.game.mode))
         return stored
@@ -159,9 +163,10 @@ class EventStore:
         self._write_engine = write_engine(engine)
         self.snapshots = SnapshotCache(snapshot_capacity)
         self._writers = writer_queue(engine, patience_of(engine).lock_s)
+        self._sqlite = engine.dialect.name == "sqlite"
 
     @classmethod
-    def from_url(cls, url: str | None = None, patience: Patience = REQUEST) -> EventStore:
+    def from_url(cls, url: str, patience: Patience = REQUEST) -> EventStore:
         return cls(make_engine(url, patience))
 
     @property
@@ -179,7 +184,9 @@ class EventStore:
         try:
             with self._connection(write) as conn:
                 with conn.begin():
-                    if timeout_s is not None and conn.dialect.name == "postgresql":
+                    if self._sqlite:
+                        begin_sqlite(conn)
+                    elif timeout_s is not None:
                         conn.exec_driver_sql(
                             f"SET LOCAL statement_timeout = {max(1, round(timeout_s * 1000))}")
                     uow = UnitOfWork(conn, self.snapshots)

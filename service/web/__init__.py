@@ -26,7 +26,8 @@ from flask import (
 
 from ..domain.names import NAME_MAX
 from ..errors import GameNotFound
-from ..headers import live_origin
+from ..http.headers import live_origin
+from ..ops import settings
 from ..services import GameSummary, Services
 from .rows import TEMPLATE_GLOBALS, field_size, first_seat, game_class, second_seat
 
@@ -34,7 +35,6 @@ bp = Blueprint("web", __name__, template_folder="templates", static_folder="stat
                static_url_path="/assets")
 
 GAMES_PER_PAGE = 20
-HIGH_SCORES_SHOWN = 100
 MAX_PAGE = (2**31 - 1) // GAMES_PER_PAGE  # the offset stays a 32-bit integer
 
 
@@ -45,14 +45,14 @@ def page_settings() -> dict[str, Any]:
     return {"name_max": NAME_MAX, "live_origin": live_origin()}
 
 
-def _services() -> Services:
+def page_services() -> Services:
     services: Services = current_app.extensions["squares"]
     return services
 
 
 def _summary_or_404(game_id: str) -> GameSummary:
     try:
-        return _services().get_summary(game_id)
+        return page_services().get_summary(game_id)
     except GameNotFound:
         abort(404)
 
@@ -76,7 +76,7 @@ def join(game_id: str) -> str:
     seat with the code in the link's #fragment (never sent to the server). The page
     says up front when the invite was used or has expired (`invite_status`, here)
     or its code is wrong (join/main.js asks ``POST .../invite-check``)."""
-    services = _services()
+    services = page_services()
     try:
         summary, state = services.get_game(game_id)
     except GameNotFound:
@@ -103,19 +103,19 @@ def games() -> str:
     if not 1 <= page <= MAX_PAGE:
         abort(400, description=f"page must be a number from 1 to {MAX_PAGE}")
     player = (request.args.get("player") or "").strip() or None
-    rows, total = _services().list_games(
+    rows, total = page_services().list_games(
         player=player, limit=GAMES_PER_PAGE, offset=(page - 1) * GAMES_PER_PAGE
     )
     pages = max(1, -(-total // GAMES_PER_PAGE))
     return render_template(
         "games.html", active="games", games=rows, total=total, page=page, pages=pages,
-        player=player, accuracies=_services().accuracies(g.game_id for g in rows),
+        player=player, accuracies=page_services().accuracies(g.game_id for g in rows),
     )
 
 
 @bp.get("/games/<game_id>")
 def replay(game_id: str) -> str:
-    services = _services()
+    services = page_services()
     try:
         summary = services.get_summary(game_id)
         series = services.score_series(game_id)
@@ -156,9 +156,6 @@ def watch(game_id: str) -> str:
     return render_template("watch.html", active="live", summary=summary, game_id=game_id)
 
 
-LIVE_POLL_MS = 5000  # how often live/main.js asks /live.json while the tab is visible
-
-
 LIVE_RECENT = timedelta(minutes=10)  # /live lists the games with a move this recent
 
 
@@ -166,12 +163,13 @@ def _live_games() -> dict[str, Any]:
     """What `/live` shows: the active games with a move in the last ten minutes
     (`LIVE_RECENT`; older ones are left out, the replays list has them), the latest
     move first, by the same query and the same rule as ``GET
-    /api/games?status=active`` (`list_games`: a game past its time is left out even
+    /api/games?status=active`` (`list_games`: a game past its time, e.g. one against
+    the computer that its human left ``SQUARES_ABANDON_AFTER`` ago, is left out even
     before the sweep abandons it), each row with the texts the page shows, so that the
     first paint (Jinja) and the updates (live/main.js, from `/live.json`) show the
     same."""
-    rows, total = _services().list_games(status="active", limit=LIVE_GAMES_SHOWN,
-                                         by_last_move=True, moved_within=LIVE_RECENT)
+    rows, total = page_services().list_games(status="active", limit=LIVE_GAMES_SHOWN,
+                                             by_last_move=True, moved_within=LIVE_RECENT)
     shown = len(rows)
     minutes = int(LIVE_RECENT.total_seconds() // 60)
     caption = (f"{total} game{'' if total == 1 else 's'} with a move in the last {minutes} "
@@ -186,6 +184,7 @@ def _live_row(g: GameSummary) -> dict[str, Any]:
         "version": g.version,
         "round": g.round,
         "ranked": g.ranked,
+        "assisted": g.assisted,
         "player_name": first_seat(g),
         "second_seat": second_seat(g),
         "score1": g.score1,
@@ -201,9 +200,10 @@ def _live_row(g: GameSummary) -> dict[str, Any]:
 
 @bp.get("/live")
 def live() -> str:
-    """The active games, the latest move first, each with a Watch link; live/main.js
-    keeps the list current (``/live.json`` every ``LIVE_POLL_MS`` while shown)."""
-    poll_ms = current_app.config.get("SQUARES_LIVE_POLL_MS", LIVE_POLL_MS)
+    """The active games with a move in the last ten minutes, the latest move first,
+    each with a Watch link; live/main.js keeps the list current (``/live.json`` every
+    ``SQUARES_LIVE_POLL_MS`` while shown)."""
+    poll_ms = settings.of_app(current_app).live_poll_ms
     return render_template("live.html", active="live", poll_ms=poll_ms, **_live_games())
 
 
@@ -219,35 +219,8 @@ def live_json() -> Response:
     return response.make_conditional(request)
 
 
-FIELD_SIZES = ((19, 33), (15, 25), (11, 17), (9, 13), (7, 9))  # the start form's sizes
-
-
 for _name, _helper in TEMPLATE_GLOBALS.items():
     bp.add_app_template_global(_helper, _name)
 
 
-def _size_arg() -> tuple[int, int] | None:
-    """``?size=19x33`` as (height, width); None for none or a malformed one."""
-    raw = request.args.get("size") or ""
-    parts = raw.lower().split("x")
-    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 3 for p in parts):
-        return None
-    return int(parts[0]), int(parts[1])
-
-
-@bp.get("/highscores")
-def highscores() -> str:
-    size = _size_arg()
-    services = _services()
-    if size is None:
-        entries = services.high_scores(limit=HIGH_SCORES_SHOWN)
-    else:
-        entries = services.high_scores(limit=HIGH_SCORES_SHOWN, height=size[0], width=size[1])
-    sizes = list(FIELD_SIZES)
-    if size is not None and size not in sizes:
-        sizes.append(size)
-    accuracies = services.accuracies(e.game_id for e in entries if e.game_id)
-    return render_template(
-        "highscores.html", active="highscores", entries=entries,
-        game=request.args.get("game"), size=size, sizes=sizes, accuracies=accuracies,
-    )
+from . import highscores  # noqa: E402, F401  (its page registers on bp)

@@ -12,6 +12,7 @@ from werkzeug.test import TestResponse
 
 from service.api import schemas as s
 from service.api.analysis import AnalysisSchema
+from service.api.highscores import HighScoreListSchema
 from service.api.online import InviteStatusSchema, RematchSchema, RematchWaitsSchema
 from squares_testing.play import until_over
 
@@ -32,7 +33,7 @@ RESPONSE_SCHEMAS: list[tuple[str, re.Pattern[str], type[Schema]]] = [
     ("GET", re.compile(rf"^{GAME}/replay/[^/]+$"), s.ReplaySchema),
     ("GET", re.compile(rf"^{GAME}/hint$"), s.HintSchema),
     ("GET", re.compile(rf"^{GAME}/analysis$"), AnalysisSchema),
-    ("GET", re.compile(r"^/api/highscores$"), s.HighScoreListSchema),
+    ("GET", re.compile(r"^/api/highscores$"), HighScoreListSchema),
 ]
 
 # JSON 2xx answers that have no marshmallow schema of their own
@@ -135,14 +136,34 @@ def state_of(client: FlaskClient, game_id: str) -> dict[str, Any]:
     return state
 
 
+def table_of_game(client: FlaskClient, game_id: str, limit: int = 1000
+                  ) -> list[dict[str, Any]]:
+    """The high score table (`GET /api/highscores`) of the game's mode and field size
+    (RULES E1, M2: one table per mode of two humans, or against the computer, and size)."""
+    summary = client.get(f"/api/games/{game_id}").get_json()["summary"]
+    mode = summary["mode"] if summary["mode"] in ("two_players", "online") else "vs_computer"
+    response = client.get(f"/api/highscores?limit={limit}&mode={mode}"
+                          f"&height={summary['height']}&width={summary['width']}")
+    assert response.status_code == 200, response.get_json()
+    table: list[dict[str, Any]] = response.get_json()["high_scores"]
+    return table
+
+
+def entries_of(client: FlaskClient, game_id: str) -> list[dict[str, Any]]:
+    """The game's own entries in the table of its mode and size."""
+    return [e for e in table_of_game(client, game_id) if e["game_id"] == game_id]
+
+
 def play_hint(client: FlaskClient, game_id: str, token: str,
               state: dict[str, Any]) -> dict[str, Any]:
-    """Play the hint for the seat to move (with expected_version); the move's answer.
-    The hint is asked with `token` (an online game's hints are for the seat to move)."""
+    """Play the hint for the seat to move; the move's answer. The hint is asked with
+    `token` (a hint is the player's); the move names the version read before it (a
+    first hint appends hint_used, which leaves that version current, RULES E1)."""
     hint = client.get(f"/api/games/{game_id}/hint", headers=bearer(token))
     assert hint.status_code == 200, hint.get_json()
     move = hint.get_json()
-    assert move["seat"] == state["turn"]
+    assert move["seat"] == state["turn"] and move["assisted"] is True
+    assert move["version"] in (state["version"], state["version"] + 1)
     body: dict[str, Any] = {"expected_version": state["version"]}
     if move["action"] == "line":
         assert [move["x"], move["y"]] in state["legal"]["lines"], (move, state["legal"])
@@ -157,16 +178,45 @@ def play_hint(client: FlaskClient, game_id: str, token: str,
     result: dict[str, Any] = response.get_json()
     events = result["events"]
     assert [e["seq"] for e in events] == list(
-        range(state["version"] + 1, state["version"] + 1 + len(events))
+        range(move["version"] + 1, move["version"] + 1 + len(events))
     )
-    assert result["state"]["version"] == state["version"] + len(events)
+    assert result["state"]["version"] == move["version"] + len(events)
+    assert result["state"]["assisted"] is True
     return result
+
+
+def greedy_move(client: FlaskClient, services: Any, game_id: str, token: str,
+                state: dict[str, Any]) -> dict[str, Any]:
+    """The domain's `Greedy` move for the seat to move, chosen on the stored state (no
+    hint asked, so the game stays unassisted) and sent with expected_version; the
+    move's answer."""
+    from service.domain.commands import PlaceLine
+    from squares_testing.greedy import Greedy
+
+    command = Greedy().next_command(services.get_state(game_id))
+    body: dict[str, Any] = {"expected_version": state["version"]}
+    path = "advance"
+    if isinstance(command, PlaceLine):
+        body.update(x=command.x, y=command.y)
+        path = "lines"
+    response = client.post(f"/api/games/{game_id}/{path}", json=body, headers=bearer(token))
+    assert response.status_code == 200, response.get_json()
+    result: dict[str, Any] = response.get_json()
+    return result
+
+
+def play_unassisted(client: FlaskClient, game_id: str, token: str) -> dict[str, Any]:
+    """Play the game to its end without a hint (`squares_testing.play.own_move`): a
+    ranked game stays ranked (RULES E1). The final state."""
+    from squares_testing.play import flask_send, play_own_moves
+
+    return play_own_moves(flask_send(client), game_id, token)
 
 
 def play_to_end(client: FlaskClient, game_id: str, token: str,
                 max_moves: int = 2000) -> tuple[dict[str, Any], int]:
-    """Play the hints until the game is over, each move checked by `play_hint`; (the
-    final state, the moves played)."""
+    """Play the hints until the game is over, each move checked by `play_hint` (so the
+    game is assisted: RULES E1); (the final state, the moves played)."""
     moves = [0]
 
     def move(state: dict[str, Any]) -> dict[str, Any]:

@@ -5,18 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from .helpers import assert_error, bearer, create_game, play_to_end, snapshot
+from .helpers import assert_error, bearer, create_game, entries_of, play_unassisted, snapshot
 
 
 def test_RULES_E1_whole_game_and_its_single_high_score(any_client: Any) -> None:
     created = create_game(any_client, player_name="Eda Fırat", difficulty="easy",
                           seed=None)  # ranked: a chosen seed never enters the table
     game_id, token = created["game_id"], created["token"]
-    final, _ = play_to_end(any_client, game_id, token)
+    final = play_unassisted(any_client, game_id, token)  # no hint: RULES E1
     assert_error(any_client.post(f"/api/games/{game_id}/advance", headers=bearer(token)), 409,
                  "game_over")
-    table = any_client.get("/api/highscores?limit=1000").get_json()["high_scores"]
-    mine = [e for e in table if e["game_id"] == game_id]
+    mine = entries_of(any_client, game_id)
     assert [(e["name"], e["score"]) for e in mine] == [("Eda Fırat", final["scores"][0])]
     listed = any_client.get("/api/games?status=finished&player=Eda%20F%C4%B1rat").get_json()
     assert [g["game_id"] for g in listed["games"]] == [game_id]

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from service.app import MAX_BODY_BYTES
+from service.http.app import MAX_BODY_BYTES
 from service.services import Services
 
 from .helpers import CheckedClient, assert_error, bearer, create_game, snapshot
@@ -90,6 +90,18 @@ CASES: list[tuple[str, Bad, int, str]] = [
      "malformed_json"),
     ("nested-create", Bad(path="/api/games", token=None,
                           raw=b'{"player_name": ' + nested(20_000) + b"}"), 400,
+     "malformed_json"),
+    # a key twice (the decoder would keep the last one): malformed, as imports say
+    ("duplicate-key", Bad(raw=b'{"x": 1, "y": 2, "x": 3}'), 400, "malformed_json"),
+    ("duplicate-key-same-value", Bad(raw=b'{"x": 1, "y": 2, "y": 2}'), 400,
+     "malformed_json"),
+    ("duplicate-version", Bad(path="/api/games/{g}/advance",
+                              raw=b'{"expected_version": 1, "expected_version": 99}'),
+     400, "malformed_json"),
+    ("duplicate-key-create", Bad(path="/api/games", token=None,
+                                 raw=b'{"player_name": "A", "player_name": "B"}'), 400,
+     "malformed_json"),
+    ("duplicate-key-nested", Bad(raw=b'{"x": 1, "y": 2, "z": {"a": 1, "a": 2}}'), 400,
      "malformed_json"),
     ("json-array", Bad(body=[1, 2]), 400, "invalid_request"),
     ("json-array-advance", Bad(path="/api/games/{g}/advance", body=[]), 400,
@@ -197,6 +209,21 @@ def test_bad_request_is_refused_with_the_error_shape_and_changes_nothing(
         assert response.headers["WWW-Authenticate"] == 'Bearer realm="squares"'
     if status == 405:
         assert response.headers["Allow"]
+
+
+def test_RULES_a_body_with_a_key_twice_is_malformed_even_when_one_value_is_playable(
+        target: Target) -> None:
+    """Issue 34: the decoder would keep the last value, so ``{"x": 1, "x": 3}`` played
+    a line the client may never have meant; now the whole body is refused, as an import
+    line with a key twice is."""
+    state = target.client.get(f"/api/games/{target.game_id}").get_json()["state"]
+    x, y = state["legal"]["lines"][0]
+    before = snapshot(target.client, target.game_id)
+    body = f'{{"x": 0, "y": {y}, "x": {x}}}'.encode()
+    assert_error(Bad(raw=body).send(target), 400, "malformed_json")
+    assert snapshot(target.client, target.game_id) == before
+    played = Bad(raw=f'{{"x": {x}, "y": {y}}}'.encode()).send(target)
+    assert played.status_code == 200  # the same line, each key once
 
 
 def test_405_names_the_allowed_methods(target: Target) -> None:

@@ -23,7 +23,7 @@ from flask import Flask
 from werkzeug.exceptions import Gone, TooManyRequests
 from werkzeug.test import TestResponse
 
-from service.app import create_app
+from tests.apps import app_for_tests
 from tests.conftest import close_app
 
 from .helpers import CheckedClient, assert_error
@@ -61,7 +61,7 @@ TEST_ROUTES = {"gone": _gone, "too-many": _too_many, "broken": _broken, "outage"
 def app(sqlite_database_url: str) -> Iterator[Flask]:
     """The real app with test-only routes, each under ``/test-only/`` (a page) and
     ``/api/test-only/`` (the API); ``/test-only/limited`` is limited to 1 per minute."""
-    app = create_app({"TESTING": True, "DATABASE_URL": sqlite_database_url})
+    app = app_for_tests({"DATABASE_URL": sqlite_database_url})
     app.test_client_class = CheckedClient
     for name, view in TEST_ROUTES.items():
         app.add_url_rule(f"/test-only/{name}", f"test_page_{name}", view)
@@ -175,7 +175,7 @@ def test_a_rate_limited_page_is_a_429_page(client: CheckedClient) -> None:
 
 
 def test_the_apis_real_rate_limit_is_json(sqlite_database_url: str) -> None:
-    app = create_app({"TESTING": True, "DATABASE_URL": sqlite_database_url,
+    app = app_for_tests({"DATABASE_URL": sqlite_database_url,
                       "SQUARES_LIMIT_CREATE": "1 per minute"})
     app.test_client_class = CheckedClient
     try:

@@ -16,15 +16,15 @@ from .helpers import (
     assert_valid,
     create_game,
     move_after_first_read,
-    play_to_end,
+    play_unassisted,
 )
 
 
 @pytest.fixture
 def finished(client: CheckedClient) -> dict[str, Any]:
-    """A 7 x 9 vs_computer game played to its end through the API."""
+    """A 7 x 9 vs_computer game played to its end through the API, no hint asked."""
     created = create_game(client, difficulty="easy", seed=None)  # ranked
-    final, _ = play_to_end(client, created["game_id"], created["token"])
+    final = play_unassisted(client, created["game_id"], created["token"])
     return {"game_id": created["game_id"], "final": final}
 
 

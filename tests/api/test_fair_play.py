@@ -42,12 +42,16 @@ def test_RULES_online_hints_only_for_the_token_of_the_seat_to_move(
     assert answer.status_code == 200 and answer.get_json()["seat"] == mover
 
 
-def test_RULES_vs_computer_and_two_player_games_keep_their_hints(
+def test_RULES_vs_computer_and_two_player_games_keep_their_hints_for_their_token(
         client: CheckedClient) -> None:
     for body in ({}, {"mode": "two_players", "second_name": "Cem"}):
-        game_id = create_game(client, **body)["game_id"]
+        created = create_game(client, **body)
+        game_id = created["game_id"]
         assert state_of(client, game_id)["hints"] is True
-        assert client.get(f"/api/games/{game_id}/hint").status_code == 200
+        # RULES E1: a hint is the player's own (a spectator's would unrank the game)
+        assert_error(client.get(f"/api/games/{game_id}/hint"), 401, "token_missing")
+        answer = client.get(f"/api/games/{game_id}/hint", headers=bearer(created["token"]))
+        assert answer.status_code == 200 and answer.get_json()["assisted"] is True
 
 
 def test_RULES_a_practice_game_never_enters_the_high_score_table(

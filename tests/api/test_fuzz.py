@@ -36,10 +36,10 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
 )
 
-from service.app import create_app
 from service.domain.commands import PlaceLine
 from service.services import Services
 from service.store import migrate
+from tests.apps import app_for_tests
 from tests.factories import GameFactory
 
 MIN_REQUESTS = 1000
@@ -64,12 +64,13 @@ class Seeded:
 _DATABASE_DIR = tempfile.TemporaryDirectory(prefix="squares-fuzz-")
 DATABASE_URL = f"sqlite:///{Path(_DATABASE_DIR.name) / 'fuzz.db'}"
 # A live stream ends right after its backlog here (the fuzzer reads whole bodies). The
-# limit on creations is raised: the fuzzed claims, invite checks and rematches share
-# its count with POST /api/games, which would otherwise answer only 429 (the limits
-# have tests of their own, tests/api/test_public_surface.py).
-app = create_app({"TESTING": True, "DATABASE_URL": DATABASE_URL,
-                  "SQUARES_LIVE_MAX_S": 0.0, "SQUARES_LIVE_HEARTBEAT_S": 0.01,
-                  "SQUARES_LIMIT_CREATE": "100000 per minute"})
+# rate limits are far away: every operation must reach its games (the fuzzed claims,
+# invite checks and rematches share the creations' count; the limits have their own
+# tests), and a fuzzer's junk counts against them too.
+app = app_for_tests({"DATABASE_URL": DATABASE_URL,
+                     "SQUARES_LIVE_MAX_S": 0.0, "SQUARES_LIVE_HEARTBEAT_S": 0.01,
+                     **{f"SQUARES_LIMIT_{kind}": "100000 per minute"
+                        for kind in ("CREATE", "HINT", "MOVE")}})
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
 
 
@@ -105,7 +106,7 @@ def finished_online(services: Services) -> Seeded:
     tokens = {1: created.token, 2: claimed.token}
     state = claimed.state
     while not state.over:
-        hint = services.hint(created.game_id, tokens[state.turn])
+        hint = services.hint(created.game_id, tokens[state.turn]).command
         token = tokens[state.turn]
         if isinstance(hint, PlaceLine):
             state = services.place_line(created.game_id, token, hint.x, hint.y).state

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from service.api import schemas as s
-from service.config import DEFAULT_HIGH_SCORES
+from service.domain.ranking import DEFAULT_HIGH_SCORES
 from service.services import Services
 from tests.factories import GameFactory, HighScoreFactory
 
@@ -15,6 +15,7 @@ from .helpers import (
     CheckedClient,
     assert_error,
     assert_valid,
+    bearer,
     create_game,
     move_after_first_read,
     state_of,
@@ -262,17 +263,32 @@ def test_board_txt_is_plain_text(client: CheckedClient) -> None:
     assert len(text.splitlines()[0]) == 4 * 16 + 1  # 16 boxes of "+---"
 
 
-def test_hint_names_the_seat_and_a_legal_action(client: CheckedClient) -> None:
-    created = create_game(client, height=9, width=11, seed=3)
-    state = created["state"]
-    body = client.get(f"/api/games/{created['game_id']}/hint").get_json()
+def test_RULES_E1_a_hint_names_a_legal_action_and_the_first_makes_the_game_assisted(
+        client: CheckedClient) -> None:
+    created = create_game(client, height=9, width=11, seed=None)  # ranked
+    state, game_id = created["state"], created["game_id"]
+    assert (state["assisted"], state["table"]) == (False, "vs_computer")
+    url = f"/api/games/{game_id}/hint"
+    assert_error(client.get(url), 401, "token_missing")  # a spectator unranks nobody
+    assert_error(client.get(url, headers=bearer("x" * 43)), 403, "token_invalid")
+    assert state_of(client, game_id)["version"] == 1  # the refusals wrote nothing
+    body = client.get(url, headers=bearer(created["token"])).get_json()
     assert_valid(s.HintSchema, body)
     assert body["seat"] == 1
     if body["action"] == "line":
         assert [body["x"], body["y"]] in state["legal"]["lines"]
     else:
-        assert set(body) == {"seat", "action"}
-    assert state_of(client, created["game_id"])["version"] == 1  # a hint changes nothing
+        assert set(body) == {"seat", "action", "version", "assisted"}
+    # the first hint: one event, hint_used; the board as it was
+    assert (body["version"], body["assisted"]) == (2, True)
+    after = state_of(client, game_id)
+    assert (after["version"], after["assisted"], after["table"]) == (2, True, None)
+    assert after["lines"] == state["lines"] and after["legal"] == state["legal"]
+    events = client.get(f"/api/games/{game_id}/events?after=1").get_json()["events"]
+    assert [(e["type"], e["data"]) for e in events] == [("hint_used", {"seat": 1})]
+    # later hints write nothing
+    again = client.get(url, headers=bearer(created["token"])).get_json()
+    assert again == body and state_of(client, game_id)["version"] == 2
 
 
 # -- high scores ------------------------------------------------------------------------
@@ -320,7 +336,7 @@ def test_every_json_endpoint_answer_is_checked_against_its_schema(
     assert client.post(f"/api/games/{game_id}/advance", headers=auth).status_code == 200
     assert client.get(f"/api/games/{game_id}/events?after=1").status_code == 200
     assert client.get(f"/api/games/{game_id}/replay/2").status_code == 200
-    assert client.get(f"/api/games/{game_id}/hint").status_code == 200
+    assert client.get(f"/api/games/{game_id}/hint", headers=auth).status_code == 200
     assert client.get("/api/highscores").status_code == 200
     assert client.get("/api/games/nope").status_code == 404
     assert set(client.checked) == {

@@ -87,6 +87,7 @@ def test_live_json_is_the_page_s_list_by_the_api_s_rule(
     first = rows[ranked["game_id"]]
     assert first == {
         "game_id": ranked["game_id"], "version": 1, "round": 1, "ranked": True,
+        "assisted": False,
         "player_name": "Deniz", "second_seat": "Computer", "score1": 0, "score2": 0,
         "last_move": first["last_move"], "kind": "moderate", "field": "7 × 9",
         "length": "1 step · 1 round", "watch_url": f"/watch/{ranked['game_id']}",

@@ -1,4 +1,4 @@
-"""The metrics an operator reads (`service.metrics`), counted by the app in-process:
+"""The metrics an operator reads (`service.ops.metrics`), counted by the app in-process:
 each test reads a metric before and after what it does, in prometheus_client's
 default registry (the one each server process records into)."""
 
@@ -13,9 +13,9 @@ from flask import Flask
 from prometheus_client import REGISTRY
 from sqlalchemy import exc as sa_exc
 
-from service.app import create_app
 from service.live.slots import StreamSlots
 from service.services import Services
+from tests.apps import app_for_tests
 from tests.conftest import close_app
 
 from .helpers import assert_error, bearer, create_game, play_to_end
@@ -92,7 +92,7 @@ def test_an_append_another_writer_beat_counts_as_a_conflict(services: Services) 
 
 def test_rate_limited_requests_are_counted_by_route_and_code(
         sqlite_database_url: str) -> None:
-    app: Flask = create_app({"TESTING": True, "DATABASE_URL": sqlite_database_url,
+    app: Flask = app_for_tests({"DATABASE_URL": sqlite_database_url,
                       "SQUARES_LIMIT_CREATE": "1 per minute"})
     try:
         limited = delta("squares_rate_limited_total", route="/api/games",

@@ -270,7 +270,8 @@ def test_a_computer_turn_left_unplayed_is_played_by_the_next_read(
     assert services.waiting_on_computer()[0].game_id == stored.game_id
     state = client.get(f"/api/games/{stored.game_id}").get_json()["state"]
     assert state["turn"] == 1 and state["version"] > stream.state.version
-    assert client.get(f"/api/games/{stored.game_id}/hint").get_json()["seat"] == 1
+    hint = client.get(f"/api/games/{stored.game_id}/hint", headers=bearer(stored.token))
+    assert hint.get_json()["seat"] == 1
     assert services.waiting_on_computer() == []
 
 

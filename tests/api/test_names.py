@@ -91,3 +91,15 @@ def test_the_cli_reports_a_lookalike_as_a_clear_error(runner: SquaresRunner,
     assert "looks like 'Eda Fırat'" in result.stderr and "(name_confusable)" in result.stderr
     assert "Traceback" not in result.stderr
     assert CYRILLIC_EDA not in {h.name for h in services.high_scores(100)}
+
+
+def test_RULES_a_name_under_a_heap_of_combining_marks_is_422_invalid_name(
+        client: CheckedClient) -> None:
+    zalgo = "a" + "\u0301" * 31  # one letter, 31 marks: 30 once NFKC composes á
+    details = assert_error(_post_game(client, player_name=zalgo), 422, "invalid_name")
+    assert details == {"field": "player_name"}
+    response = _post_game(client, player_name="Cem", mode="two_players",
+                          second_name="Veli" + "\u0353" * 4)
+    assert assert_error(response, 422, "invalid_name") == {"field": "second_name"}
+    assert _game_count(client) == 0
+    assert create_game(client, player_name="Veli" + "\u0353" * 3)  # three are allowed

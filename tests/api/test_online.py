@@ -10,10 +10,20 @@ from urllib.parse import urlsplit
 
 from flask import Flask
 
+from service.ops import settings
 from service.services import Services
-from squares_testing.play import until_over
+from squares_testing.play import flask_send, play_own_moves
 
-from .helpers import CheckedClient, assert_error, bearer, create_game, play_hint, snapshot, state_of
+from .helpers import (
+    CheckedClient,
+    assert_error,
+    bearer,
+    create_game,
+    entries_of,
+    play_hint,
+    snapshot,
+    state_of,
+)
 
 
 def _online(client: CheckedClient, **body: Any) -> dict[str, Any]:
@@ -129,19 +139,19 @@ def test_each_token_moves_only_its_own_seat(client: CheckedClient) -> None:
     assert play_hint(client, game_id, tokens[second], state)["state"]["turn"] == second
 
 
-def test_RULES_M_online_both_humans_enter_the_high_scores_as_online(
+def test_RULES_M2_online_both_humans_enter_the_online_table(
         client: CheckedClient, services: Services) -> None:
     created = _online(client, seed=None, hints=True)  # ranked
     game_id = created["game_id"]
     tokens = {1: created["token"],
               2: _claim(client, game_id, created["invite"]["code"]).get_json()["token"]}
-    state = until_over(state_of(client, game_id),
-                       lambda s: play_hint(client, game_id, tokens[s["turn"]], s)["state"])
-    table = client.get("/api/highscores?limit=1000").get_json()["high_scores"]
+    state = play_own_moves(flask_send(client), game_id, tokens)  # no hint asked
     entries = sorted((e["name"], e["score"], e["difficulty"])
-                     for e in table if e["game_id"] == game_id)
+                     for e in entries_of(client, game_id))
     assert entries == sorted([("Ann", state["scores"][0], "online"),
                               ("Bob", state["scores"][1], "online")])
+    main = client.get("/api/highscores?height=7&width=9&limit=1000").get_json()
+    assert [e for e in main["high_scores"] if e["game_id"] == game_id] == []
     assert services.verify(game_id) == []
 
 
@@ -176,7 +186,8 @@ def test_the_claim_is_documented(client: CheckedClient) -> None:
 
 
 def test_invite_links_use_the_public_address_when_one_is_set(app: Flask) -> None:
-    app.config["SQUARES_PUBLIC_URL"] = "https://squares.example/"
+    app.extensions[settings.EXTENSION] = settings.of_app(app).replace(
+        public_url="https://squares.example")
     created = _online(app.test_client())
     assert created["invite"]["url"] == (f"https://squares.example/join/{created['game_id']}"
                                         f"#code={created['invite']['code']}")

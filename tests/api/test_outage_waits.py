@@ -26,9 +26,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.app import create_app
 from service.store import REQUEST, migrate
 from squares_testing.throwaway_postgres import Cluster, cluster
+from tests.apps import app_for_tests
 from tests.conftest import close_app
 
 from .helpers import CheckedClient, bearer, create_game, state_of
@@ -40,7 +40,7 @@ SLACK_S = 1.5  # the test client's own work, a busy machine
 
 @contextlib.contextmanager
 def app_on(url: str) -> Iterator[Flask]:
-    app = create_app({"TESTING": True, "DATABASE_URL": url})
+    app = app_for_tests({"DATABASE_URL": url})
     app.test_client_class = CheckedClient
     try:
         yield app

@@ -1,5 +1,6 @@
-"""Whole games through the API only: vs_computer from the hints, two players sharing a
-token, computer against computer; and what they leave in the high score table."""
+"""Whole games through the API only: vs_computer unassisted and from the hints, two
+players sharing a token, computer against computer; and what they leave in the high
+score tables (RULES E1, M2; tests/api/test_trusted_highscores.py has the attacks)."""
 
 from __future__ import annotations
 
@@ -8,22 +9,19 @@ from typing import Any
 import pytest
 
 from service.services import Services
+from squares_testing.play import flask_send, own_move, play_own_moves
 
 from .helpers import (
     CheckedClient,
     assert_error,
     bearer,
     create_game,
-    play_hint,
+    entries_of,
     play_to_end,
+    play_unassisted,
     snapshot,
     state_of,
 )
-
-
-def entries_of(client: CheckedClient, game_id: str) -> list[dict[str, Any]]:
-    table = client.get("/api/highscores?limit=1000").get_json()["high_scores"]
-    return [e for e in table if e["game_id"] == game_id]
 
 
 def assert_events_fold_to(client: CheckedClient, game_id: str, services: Services,
@@ -40,14 +38,14 @@ def assert_events_fold_to(client: CheckedClient, game_id: str, services: Service
 
 
 @pytest.mark.parametrize(("height", "width"), [(7, 9), (9, 11)])
-def test_RULES_E1_T5_whole_game_from_hints_enters_the_high_score_once(
+def test_RULES_E1_T5_whole_unassisted_game_enters_the_high_score_once(
         client: CheckedClient, services: Services, height: int, width: int) -> None:
     created = create_game(client, player_name="Sinem Okur", difficulty="easy",
                           height=height, width=width, seed=None)  # ranked
     game_id, token = created["game_id"], created["token"]
-    final, moves = play_to_end(client, game_id, token)
-    assert moves >= 2
+    final = play_unassisted(client, game_id, token)
     assert final["over"] is True and final["legal"]["seat"] is None
+    assert final["assisted"] is False and final["table"] == "vs_computer"
     assert final["winner"] in (0, 1, 2)
     assert _empty(final) == []  # RULES T5: no empty slot left
     events = assert_events_fold_to(client, game_id, services, final)
@@ -63,19 +61,38 @@ def test_RULES_E1_T5_whole_game_from_hints_enters_the_high_score_once(
     assert [g["game_id"] for g in listed] == [game_id]
 
     [entry] = entries_of(client, game_id)
-    assert (entry["name"], entry["score"], entry["difficulty"]) == (
-        "Sinem Okur", final["scores"][0], "easy")
+    assert (entry["name"], entry["score"], entry["difficulty"], entry["height"],
+            entry["width"], entry["mode"], entry["hints_recorded"]) == (
+        "Sinem Okur", final["scores"][0], "easy", height, width, "vs_computer", True)
     # more requests, refused or not, never enter it again
     for _ in range(2):
         assert_error(client.post(f"/api/games/{game_id}/advance", headers=bearer(token)),
                      409, "game_over")
         assert_error(client.post(f"/api/games/{game_id}/lines", json={"x": 1, "y": 0},
                                  headers=bearer(token)), 409, "game_over")
-        assert_error(client.get(f"/api/games/{game_id}/hint"), 409, "game_over")
+        assert_error(client.get(f"/api/games/{game_id}/hint", headers=bearer(token)), 409,
+                     "game_over")
         assert client.get(f"/api/games/{game_id}").status_code == 200
         assert client.get("/api/highscores?limit=3").status_code == 200
     assert len(entries_of(client, game_id)) == 1
     assert snapshot(client, game_id)[0] == final["version"]
+
+
+def test_RULES_E1_a_game_played_from_the_hints_ends_and_replays_but_enters_no_table(
+        client: CheckedClient, services: Services) -> None:
+    created = create_game(client, player_name="Sinem Okur", difficulty="easy",
+                          seed=None)  # ranked, 7 x 9
+    game_id, token = created["game_id"], created["token"]
+    final, moves = play_to_end(client, game_id, token)  # a hint before every move
+    assert moves >= 2 and final["over"] and final["winner"] in (0, 1, 2)
+    assert (final["assisted"], final["table"]) == (True, None)
+    events = assert_events_fold_to(client, game_id, services, final)
+    types = [e["type"] for e in events]
+    assert types.count("hint_used") == 1 and "high_scores_entered" not in types
+    assert entries_of(client, game_id) == []
+    summary = client.get(f"/api/games/{game_id}").get_json()["summary"]
+    assert (summary["status"], summary["assisted"], summary["ranked"]) == (
+        "finished", True, True)
 
 
 def _empty(state: dict[str, Any]) -> list[tuple[int, int]]:
@@ -86,8 +103,9 @@ def _empty(state: dict[str, Any]) -> list[tuple[int, int]]:
 
 def test_RULES_E2_a_finished_games_entry_ranks_among_the_defaults(
         client: CheckedClient) -> None:
-    created = create_game(client, player_name="Ali", difficulty="easy", seed=None)
-    final, _ = play_to_end(client, created["game_id"], created["token"])
+    created = create_game(client, player_name="Ali", difficulty="easy", seed=None,
+                          height=19, width=33)  # the default field: its table has them
+    final = play_own_moves(flask_send(client), created["game_id"], created["token"])
     table = client.get("/api/highscores?limit=6").get_json()["high_scores"]
     assert len(table) == 6
     scores = [e["score"] for e in table]
@@ -96,7 +114,7 @@ def test_RULES_E2_a_finished_games_entry_ranks_among_the_defaults(
     assert [e["rank"] for e in table] == [1, 2, 3, 4, 5, 6]
 
 
-def test_RULES_M2_two_players_share_one_token_and_both_enter_the_table(
+def test_RULES_M2_two_players_share_one_token_and_both_enter_their_table(
         client: CheckedClient, services: Services) -> None:
     created = create_game(client, mode="two_players", player_name="Ali",
                           second_name="Ayşe Çelik", height=9, width=11, seed=None)
@@ -105,7 +123,7 @@ def test_RULES_M2_two_players_share_one_token_and_both_enter_the_table(
     seats_moved: set[int] = set()
     moves = 0
     while not state["over"]:
-        result = play_hint(client, game_id, token, state)
+        result = own_move(flask_send(client), game_id, token, state)
         # no computer ever moves: each answer holds only the moving seat's events
         assert {e["data"].get("seat") for e in result["events"]} <= {state["turn"], None}
         assert "move_explained" not in [e["type"] for e in result["events"]]
@@ -116,10 +134,12 @@ def test_RULES_M2_two_players_share_one_token_and_both_enter_the_table(
     assert seats_moved == {1, 2}
     assert_events_fold_to(client, game_id, services, state)
     entries = sorted(entries_of(client, game_id), key=lambda e: e["name"])
-    assert [(e["name"], e["score"], e["difficulty"]) for e in entries] == [
-        ("Ali", state["scores"][0], "two_players"),
-        ("Ayşe Çelik", state["scores"][1], "two_players"),
+    assert [(e["name"], e["score"], e["difficulty"], e["mode"]) for e in entries] == [
+        ("Ali", state["scores"][0], "two_players", "two_players"),
+        ("Ayşe Çelik", state["scores"][1], "two_players", "two_players"),
     ]
+    main = client.get("/api/highscores?height=9&width=11&limit=1000").get_json()
+    assert [e for e in main["high_scores"] if e["game_id"] == game_id] == []
     assert_error(client.post(f"/api/games/{game_id}/computer-turn", headers=bearer(token)),
                  409, "not_computer_turn")
 

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service import logs
-from service.app import create_app
+from service.http.app import create_app
+from service.ops import logs
+from tests.apps import app_for_tests
 from tests.conftest import close_app
 
 PROXY = {"REMOTE_ADDR": "10.0.0.2"}  # the proxy's own address: every request's peer
@@ -24,7 +25,7 @@ def make(sqlite_database_url: str) -> Iterator[Any]:
     apps: list[Flask] = []
 
     def build(proxies: int, **config: Any) -> Flask:
-        app = create_app({"TESTING": True, "DATABASE_URL": sqlite_database_url,
+        app = app_for_tests({"DATABASE_URL": sqlite_database_url,
                           "SQUARES_TRUSTED_PROXIES": str(proxies),
                           "SQUARES_LIMIT_CREATE": "2 per minute", **config})
         apps.append(app)

@@ -11,18 +11,18 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.app import create_app
 from service.domain import ai
 from service.services import Services
 from service.store import downgrade
 from service.store.migrations import head_revisions
+from tests.apps import app_for_tests
 from tests.conftest import close_app
 
 from .helpers import CheckedClient, assert_error, bearer, create_game
 
 
 def _app(url: str, **config: Any) -> Flask:
-    app = create_app({"TESTING": True, "DATABASE_URL": url, **config})
+    app = app_for_tests({"DATABASE_URL": url, **config})
     app.test_client_class = CheckedClient
     return app
 
@@ -54,8 +54,8 @@ def test_moves_share_one_limit_and_hints_have_their_own(limited: Flask) -> None:
     game = create_game(client, height=7, width=7, seed=3)
     url, auth = f"/api/games/{game['game_id']}", bearer(game["token"])
     for _ in range(3):
-        assert client.get(f"{url}/hint").status_code == 200
-    assert_error(client.get(f"{url}/hint"), 429, "rate_limited")
+        assert client.get(f"{url}/hint", headers=auth).status_code == 200
+    assert_error(client.get(f"{url}/hint", headers=auth), 429, "rate_limited")
     assert client.post(f"{url}/advance", json={}, headers=auth).status_code == 200
     state = client.get(url).get_json()["state"]
     x, y = state["legal"]["lines"][0]
@@ -68,7 +68,7 @@ def test_moves_share_one_limit_and_hints_have_their_own(limited: Flask) -> None:
 
 def test_limits_can_be_switched_off(sqlite_database_url: str) -> None:
     app = _app(sqlite_database_url, SQUARES_LIMIT_CREATE="1 per minute",
-               RATELIMIT_ENABLED=False)
+               SQUARES_RATELIMIT_ENABLED="0")
     try:
         client = app.test_client()
         for _ in range(3):
@@ -117,29 +117,34 @@ def test_a_hint_is_computed_once_per_version(client: CheckedClient, services: Se
         return real(state)
 
     monkeypatch.setattr(ai, "hint", counted)
-    url = f"/api/games/{game['game_id']}/hint"
-    first = client.get(url).get_json()
-    assert client.get(url).get_json() == first
-    assert calls == [1]
-    client.post(f"/api/games/{game['game_id']}/advance", json={},
-                headers=bearer(game["token"]))
-    client.get(url)
-    assert calls == [1, 2]
+    url, auth = f"/api/games/{game['game_id']}/hint", bearer(game["token"])
+    first = client.get(url, headers=auth).get_json()
+    assert first["version"] == 2  # RULES E1: the first hint appended hint_used ...
+    assert client.get(url, headers=auth).get_json() == first
+    assert calls == [1]  # ... and the hint computed at 1 serves version 2 too
+    client.post(f"/api/games/{game['game_id']}/advance", json={}, headers=auth)
+    client.get(url, headers=auth)
+    assert calls == [1, 3]
 
 
-def test_high_scores_show_and_filter_the_field_size(client: CheckedClient,
-                                                    services: Services) -> None:
+def test_RULES_E1_one_table_per_field_size_the_default_field_by_default(
+        client: CheckedClient, services: Services) -> None:
     from tests.factories import GameFactory
 
     game = GameFactory.create(services=services, finished=True, small=True)  # 7 x 9
     table = client.get("/api/highscores?limit=100").get_json()["high_scores"]
-    assert {(e["game_id"], e["height"], e["width"]) for e in table} >= {
-        (game.game_id, 7, 9), (None, None, None)}
+    # the default field's table: RULES E2's rows, "from the original game", no replay
+    assert {(e["game_id"], e["height"], e["width"], e["source"]) for e in table} == {
+        (None, 19, 33, "original")}
+    assert client.get("/api/highscores?height=19&width=33&limit=100").get_json() == {
+        "high_scores": table}
     small = client.get("/api/highscores?height=7&width=9").get_json()["high_scores"]
-    assert [e["game_id"] for e in small] == [game.game_id]
-    assert client.get("/api/highscores?height=19&width=33").get_json()["high_scores"] == []
-    assert_error(client.get("/api/highscores?width=999999999999999999999"), 400,
-                 "invalid_request")
+    assert [(e["game_id"], e["height"], e["width"], e["source"], e["mode"], e["rank"])
+            for e in small] == [(game.game_id, 7, 9, "game", "vs_computer", 1)]
+    assert client.get("/api/highscores?height=9&width=13").get_json()["high_scores"] == []
+    for query in ("width=999999999999999999999", "height=7", "width=9&height=", "mode=x",
+                  "mode=computer_vs_computer", "height=6&width=9"):
+        assert_error(client.get(f"/api/highscores?{query}"), 400, "invalid_request")
     summary = client.get(f"/api/games/{game.game_id}").get_json()["summary"]
     assert (summary["height"], summary["width"]) == (7, 9)
 

@@ -23,10 +23,10 @@ from sqlalchemy import exc as sa_exc
 from service.api.errors import database_outage
 from service.api.statuses import OUTAGE_RETRY_AFTER_S as RETRY_AFTER_S
 from service.api.statuses import UNAVAILABLE_MESSAGE
-from service.app import create_app
 from service.services import Services
 from service.store import downgrade
 from service.store.migrations import head_revisions
+from tests.apps import app_for_tests
 from tests.conftest import close_app
 
 from .helpers import CheckedClient, assert_error, bearer, create_game, snapshot, state_of
@@ -35,7 +35,7 @@ UNREACHABLE = "postgresql://nobody@127.0.0.1:1/nothing"
 
 
 def _app(url: str) -> Flask:
-    app = create_app({"TESTING": True, "DATABASE_URL": url})
+    app = app_for_tests({"DATABASE_URL": url})
     app.test_client_class = CheckedClient
     return app
 
@@ -168,7 +168,7 @@ def _move(client: CheckedClient, game_id: str, auth: dict[str, str]) -> Any:
     """Play the hint's move (a line or the end of a stage) at the current version."""
     state = state_of(client, game_id)
     assert not state["over"]
-    hint = client.get(f"/api/games/{game_id}/hint").get_json()
+    hint = client.get(f"/api/games/{game_id}/hint", headers=auth).get_json()
     body: dict[str, Any] = {"expected_version": state["version"]}
     if hint["action"] == "line":
         body.update(x=hint["x"], y=hint["y"])

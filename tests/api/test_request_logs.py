@@ -1,5 +1,5 @@
-"""Request ids and request logs (`service.request_ids`, `service.access_log`,
-`service.logs`): every answer carries an id, every log line of a request names it,
+"""Request ids and request logs (`service.http.request_ids`, `service.http.access_log`,
+`service.ops.logs`): every answer carries an id, every log line of a request names it,
 an error is logged once with its traceback, the JSON shape holds every field, and
 nothing logged holds a token, an invite code or a claim code."""
 
@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from service import logs
+from service.ops import logs
 from service.services import Services
 
 from .helpers import bearer, create_game

@@ -17,7 +17,7 @@ LATER = timedelta(days=8)
 
 def test_an_address_past_its_cap_of_active_games_gets_a_429(
         client: CheckedClient, services: Services) -> None:
-    services.active_games_per_client_setting = 2
+    services.active_games_per_client = 2
     for seed in (1, 2):
         create_game(client, seed=seed)
     refused = client.post("/api/games", json={"player_name": "Ada", "height": 7, "width": 9})
@@ -30,7 +30,7 @@ def test_an_address_past_its_cap_of_active_games_gets_a_429(
 
 def test_the_cap_counts_only_the_address_s_live_games(client: CheckedClient,
                                                       services: Services) -> None:
-    services.active_games_per_client_setting = 1
+    services.active_games_per_client = 1
     create_game(client)
     assert client.post("/api/games", json={"player_name": "Ada"}).get_json()["error"][
         "code"] == "too_many_games"

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 
 from service.services import Services
 
-from .helpers import create_game, play_to_end
+from .helpers import create_game, play_unassisted
 
 ACCURACY = re.compile(r'<td class="num accuracy"[^>]*>(.*?)</td>', re.S)
 
@@ -35,20 +35,20 @@ def test_games_and_high_scores_show_the_accuracy_of_a_reviewed_game(
         client: FlaskClient, services: Services) -> None:
     created = create_game(client, seed=None, difficulty="easy")  # ranked: a high score
     game_id = created["game_id"]
-    play_to_end(client, game_id, created["token"])
+    play_unassisted(client, game_id, created["token"])
     in_games = f'data-game-id="{game_id}"'
     in_table = f'href="/games/{game_id}"'
     assert accuracy_cell(client, "/games", in_games) == "—"
-    assert accuracy_cell(client, "/highscores", in_table) == "—"
+    assert accuracy_cell(client, f"/highscores?game={game_id}", in_table) == "—"
 
     services.review_all()
     human, computer = services.accuracies([game_id])[game_id]
     assert accuracy_cell(client, "/games", in_games) == f"acc. {human} % / {computer} %"
-    assert accuracy_cell(client, "/highscores", in_table) == f"{human} %"
+    assert accuracy_cell(client, f"/highscores?game={game_id}", in_table) == f"{human} %"
     # the default entries have no game, so no review
     assert accuracy_cell(client, "/highscores", "Tarık Yolcu") == "—"
     # the JSON lists say the same
     listed = client.get("/api/games").get_json()["games"]
     assert next(g for g in listed if g["game_id"] == game_id)["accuracy"] == [human, computer]
-    table = client.get("/api/highscores").get_json()["high_scores"]
+    table = client.get("/api/highscores?height=7&width=9").get_json()["high_scores"]
     assert next(e for e in table if e["game_id"] == game_id)["accuracy"] == human

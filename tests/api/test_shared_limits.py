@@ -1,6 +1,6 @@
 """Rate limits counted in Redis (``SQUARES_RATELIMIT_STORAGE_URI=redis://...``), against
 a real ``redis-server``: once over several workers/instances, and what happens while
-Redis is down (`service/limits.py`).
+Redis is down (`service/http/limits.py`).
 
 Two `create_app` instances on one storage URI, each on its own SQLite file, stand for
 two app server workers or two instances. The Redis server is the one of
@@ -27,9 +27,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from service.app import create_app
 from squares_testing.net import free_port
 from squares_testing.throwaway_redis import throwaway_redis
+from tests.apps import app_for_tests
 from tests.conftest import close_app
 from tests.databases import copy_sqlite
 
@@ -52,7 +52,7 @@ def redis_url() -> str:
 
 @pytest.fixture(autouse=True)
 def _module_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The limiter's settings as `service/limits.py` defaults them, whatever the shell says."""
+    """The limiter's settings as `service/http/limits.py` defaults them, whatever the shell says."""
     for name in ("SQUARES_RATELIMIT_STORAGE_URI", "SQUARES_RATELIMIT_ENABLED",
                  "SQUARES_RATELIMIT_FALLBACK", "SQUARES_RATELIMIT_STORAGE_TIMEOUT"):
         monkeypatch.delenv(name, raising=False)
@@ -67,8 +67,8 @@ def make_apps(sqlite_template: Path, tmp_path: Path) -> Iterator[Callable[..., l
         apps = []
         for _ in range(count):
             url = copy_sqlite(sqlite_template, tmp_path / f"app{len(made)}.db")
-            app = create_app({"TESTING": True, "DATABASE_URL": url, "RATELIMIT_ENABLED": True,
-                              "RATELIMIT_STORAGE_URI": storage_uri,
+            app = app_for_tests({"DATABASE_URL": url, "SQUARES_RATELIMIT_ENABLED": "1",
+                              "SQUARES_RATELIMIT_STORAGE_URI": storage_uri,
                               "SQUARES_LIMIT_CREATE": f"{LIMIT} per minute", **config})
             app.test_client_class = CheckedClient
             made.append(app)
@@ -184,6 +184,6 @@ def test_without_the_fallback_a_dead_redis_lets_requests_through(
     monkeypatch.setenv("SQUARES_RATELIMIT_FALLBACK", "0")
     apps = make_apps(f"redis://127.0.0.1:{free_port()}", count=1)  # nothing listens
     client = clients(apps, new_address())[0]
-    with caplog.at_level(logging.ERROR, logger="service.limits"):
+    with caplog.at_level(logging.ERROR, logger="service.http.limits"):
         assert [create(client).status_code for _ in range(LIMIT + 2)] == [201] * (LIMIT + 2)
     assert "Failed to rate limit" in caplog.text

@@ -1,4 +1,4 @@
-"""The background retention sweep (`service.sweeper`): one daemon thread per server
+"""The background retention sweep (`service.ops.sweeper`): one daemon thread per server
 process, jittered, surviving a failed sweep; off for TESTING apps and at 0."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from datetime import timedelta
 import pytest
 from flask import Flask
 
-from service import sweeper
+from service.ops import sweeper
+from service.ops.settings import SettingError, Settings
 from service.services import Sweep
 from service.store import utcnow
 from tests.conftest import services_of
@@ -47,19 +48,19 @@ def test_a_failed_sweep_is_logged_and_the_next_one_runs(
     assert not any(t.name == "squares-sweeper" for t in threading.enumerate())
 
 
-def test_init_app_checks_the_settings_and_starts_only_outside_tests(
-        app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert sweeper.init_app(app) is None  # a TESTING app
-    app.testing = False
-    for bad in ("often", "-1", "inf", "nan"):
-        app.config["SQUARES_SWEEP_INTERVAL_S"] = bad
-        with pytest.raises(ValueError, match="SQUARES_SWEEP_INTERVAL_S"):
-            sweeper.init_app(app)
-    app.config["SQUARES_SWEEP_INTERVAL_S"] = "0"
-    assert sweeper.init_app(app) is None
-    monkeypatch.setenv("SQUARES_ABANDON_AFTER", "now")
-    with pytest.raises(ValueError, match="SQUARES_ABANDON_AFTER"):
-        sweeper.init_app(app)
+def test_init_app_starts_only_with_an_interval(app: Flask) -> None:
+    assert sweeper.init_app(app, 0.0) is None  # SQUARES_SWEEP_INTERVAL_S=0: off
+    started = sweeper.init_app(app, 300.0)
+    assert started is not None and app.extensions["squares_sweeper"] is started
+    started.stop()
+
+
+@pytest.mark.parametrize(("name", "bad"), [
+    *(("SQUARES_SWEEP_INTERVAL_S", bad) for bad in ("often", "-1", "inf", "nan")),
+    ("SQUARES_ABANDON_AFTER", "now")])
+def test_a_bad_retention_setting_stops_a_start(name: str, bad: str) -> None:
+    with pytest.raises(SettingError, match=name):
+        Settings.from_env(**{name: bad})
 
 
 def test_the_server_s_sweeper_abandons_games_past_their_time(app: Flask) -> None:
@@ -68,8 +69,7 @@ def test_the_server_s_sweeper_abandons_games_past_their_time(app: Flask) -> None
     game_id = create_game(client)["game_id"]
     services.clock = lambda: utcnow() + timedelta(days=8)
     app.testing = False
-    app.config["SQUARES_SWEEP_INTERVAL_S"] = 0.05
-    worker = sweeper.init_app(app)
+    worker = sweeper.init_app(app, 0.05)
     assert worker is not None and app.extensions["squares_sweeper"] is worker
     try:
         assert _wait_for(lambda: services.get_summary(game_id).status == "abandoned")

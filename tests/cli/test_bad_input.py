@@ -5,16 +5,17 @@ would fail the test itself."""
 from __future__ import annotations
 
 import errno
-import os
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import Result
+from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
 
-from cli.context import PG_CONNECT_TIMEOUT_SECONDS, PG_CONNECT_TIMEOUT_VAR, AppContext
 from cli.main import error_message
 from service.services import Services
+from service.store import ADMIN, REQUEST, make_engine
 from tests.cli.conftest import Run, make_run
 from tests.databases import sqlite_url
 
@@ -182,23 +183,30 @@ def test_a_malformed_database_url_is_a_usage_error(url: str) -> None:
     assert "secret" not in line
 
 
-def test_an_unreachable_postgres_server_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(PG_CONNECT_TIMEOUT_VAR, "5")  # restored afterwards
+def test_an_unreachable_postgres_server_is_one_line() -> None:
     for args in (["games", "list"], ["db", "current"], ["highscores", "add", "X", "1"]):
         line = assert_one_error(make_run("postgresql://nobody:secret@127.0.0.1:1/x")(*args),
                                 1, "database error: ")
         assert "secret" not in line
 
 
-def test_postgres_connections_get_a_connect_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
-    """libpq would wait for a server that accepts and never answers without limit."""
-    monkeypatch.setenv(PG_CONNECT_TIMEOUT_VAR, "unset")
-    monkeypatch.delenv(PG_CONNECT_TIMEOUT_VAR)  # so monkeypatch removes it again
-    assert AppContext("postgresql://u@127.0.0.1:1/x").url == "postgresql://u@127.0.0.1:1/x"
-    assert os.environ[PG_CONNECT_TIMEOUT_VAR] == str(PG_CONNECT_TIMEOUT_SECONDS)
-    monkeypatch.setenv(PG_CONNECT_TIMEOUT_VAR, "3")
-    assert AppContext("postgresql://u@127.0.0.1:1/x").url
-    assert os.environ[PG_CONNECT_TIMEOUT_VAR] == "3"  # the user's own setting stays
+def test_postgres_connections_get_a_connect_timeout() -> None:
+    """libpq would wait for a server that accepts and never answers without limit: the
+    CLI's engines (`ADMIN`) and the server's (`REQUEST`) give up after their patience."""
+    for patience in (ADMIN, REQUEST):
+        engine = make_engine("postgresql://u@127.0.0.1:1/x", patience)
+        given: dict[str, object] = {}
+
+        @event.listens_for(engine, "do_connect")
+        def capture(_dialect: object, _record: object, _args: object,
+                    params: dict[str, object], given: dict[str, object] = given) -> None:
+            given.update(params)
+            raise ConnectionRefusedError("not connecting here")
+
+        with pytest.raises((OperationalError, ConnectionRefusedError)):
+            engine.connect()
+        assert given["connect_timeout"] == patience.connect_s
+        engine.dispose()
 
 
 # -- the last line of defence ----------------------------------------------------------

@@ -36,15 +36,18 @@ def test_upgrade_to_a_revision_and_downgrade(run: Run) -> None:
     # Down to 0001 drops the default names' skeletons (derived, but values): --yes.
     result = run("db", "downgrade", "0001")
     assert result.exit_code == 2 and "drops high_scores.name_skeleton: 5 rows\n" in result.stdout
-    # (and the bookkeeping of 0010: the event position counter, the analyst checkpoint)
-    assert result.stderr == "error: refusing to drop 7 rows without --yes\n"
-    # Down to 0006 the rest drops columns without values, indexes and names.
+    # (and the bookkeeping of 0010: the event position counter, the analyst checkpoint;
+    # 0011's table and mark of the five defaults, and their field, 19 x 33, since 0011)
+    assert "drops high_scores.ranking: 5 rows\n" in result.stdout
+    assert "drops high_scores.height: 5 rows\n" in result.stdout
+    assert result.stderr == "error: refusing to drop 27 rows without --yes\n"
+    # Down to 0006, then to 0001: the defaults' field goes last.
     result = run("db", "downgrade", "0006", "--yes")
     assert result.exit_code == 0 and result.stdout.endswith(f"{HEAD} (head) -> 0006\n")
-    result = run("db", "downgrade", "0001")
+    result = run("db", "downgrade", "0001", "--yes")
     assert result.exit_code == 0 and result.stdout.endswith("0006 -> 0001\n")
     assert "drops games.height: 0 rows\n" in result.stdout
-    assert "drops high_scores.height: 0 rows\n" in result.stdout  # the defaults have none
+    assert "drops high_scores.height: 5 rows\n" in result.stdout
 
     # The first migration's tables hold RULES E2's five high scores.
     result = run("db", "downgrade", "-1")  # a relative revision is no option
@@ -68,8 +71,11 @@ def test_downgrade_to_base_with_games_names_every_row_it_drops(run: Run, db_url:
     result = run("db", "downgrade", "base")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == [
-        "drops invitations.seat: 0 rows",  # no online game (0011: rematches)
+        "drops invitations.seat: 0 rows",  # no online game (0012: rematches)
         "drops invitations.rematch_of: 0 rows",
+        "drops games.assisted: 1 row", "drops games.origin: 1 row",
+        "drops games.signature: 0 rows",  # played here, not imported
+        "drops high_scores.ranking: 5 rows", "drops high_scores.hints_recorded: 5 rows",
         "drops game_reviews: 0 rows",  # the game runs: no review yet
         "drops projection_checkpoints: 1 row",  # the analyst's
         "drops event_positions: 1 row",  # the counter
@@ -80,9 +86,9 @@ def test_downgrade_to_base_with_games_names_every_row_it_drops(run: Run, db_url:
         "drops games.creator: 0 rows",  # the CLI's games have no creator address
         "drops invitations: 0 rows", "drops viewers: 0 rows",
         "drops games.height: 1 row", "drops games.width: 1 row",
-        "drops high_scores.height: 0 rows", "drops high_scores.width: 0 rows",
+        "drops high_scores.height: 5 rows", "drops high_scores.width: 5 rows",
         "drops high_scores: 5 rows", "drops games: 1 row", "drops events: 2 rows"]
-    assert result.stderr == "error: refusing to drop 20 rows without --yes\n"
+    assert result.stderr == "error: refusing to drop 42 rows without --yes\n"
     assert run("db", "current").stdout == f"{HEAD} (head)\n"
     assert run("db", "downgrade", "base", "--yes").exit_code == 0
     assert run("db", "current").stdout == "none (no schema yet)\n"

@@ -162,11 +162,12 @@ def test_export_delete_import_round_trip_is_byte_identical(
     original = exported.read_bytes()
     assert original == stdout_export.stdout.encode("utf-8")
     assert "Gülşen İnce".encode() in original
-    assert original.count(b"\n") == game.state.version
+    assert original.count(b"\n") == game.state.version + 1  # the events, the signature
 
     assert run("games", "delete", game.game_id, "--yes").exit_code == 0
     result = run("games", "import", str(exported))
     assert result.exit_code == 0
+    assert result.stderr == "imported ranked: signature valid (this instance)\n"
     new_id = result.stdout.strip()
     assert new_id != game.game_id and len(new_id) == 32
 

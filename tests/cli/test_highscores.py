@@ -68,5 +68,5 @@ def test_reset_needs_yes_and_restores_the_defaults(run: Run, services: Services)
 def test_list_of_an_emptied_table(run: Run) -> None:
     for entry in _entries(run):
         assert run("highscores", "remove", str(entry["id"]), "--yes").exit_code == 0
-    assert run("highscores", "list").stdout == "the high score table is empty\n"
+    assert run("highscores", "list").stdout == "the vs_computer table of 19 x 33 is empty\n"
     assert _entries(run) == []

@@ -11,11 +11,12 @@ from cli.session import Place, Simple, parse_input
 from service.domain import ai
 from service.domain.commands import NewGame, PlaceLine
 from service.domain.fold import apply_all, fold
-from service.domain.players import Greedy, play_turn
+from service.domain.players import play_turn
 from service.domain.rules import decide
 from service.domain.start import start_game
 from service.domain.state import GameState
 from service.services import Services
+from squares_testing.greedy import Greedy
 from tests.cli.conftest import SQUARES, Run
 
 SEED = 21
@@ -64,12 +65,17 @@ def test_RULES_a_whole_practice_game_never_enters_the_high_score_table(
     assert "Computer draws (" in out  # the computer's lines are shown
     assert "Game over: " in out
     assert f"your score: {final.scores[0]}" in out
-    assert "Tarık Yolcu" in out.split("your score:")[1]  # the high score table follows
+    # the table of its field size follows (RULES E1): empty on 7 x 9 but for nothing
+    assert "a hint was used: this game enters no high score table" in out  # the "h"
+    assert out.split("your score:")[1].endswith(
+        "this game enters no high score table (a hint was used)\n"
+        "the vs_computer table of 7 x 9 is empty\n")
 
     (summary,), total = services.list_games()
     assert total == 1 and summary.status == "finished" and summary.player_name == "Ayşe"
     assert list(summary.scores) == final.scores and summary.ranked is False
-    assert [h for h in services.high_scores(100) if h.game_id == summary.game_id] == []
+    assert [h for h in services.high_scores(100, height=7, width=9)
+            if h.game_id == summary.game_id] == []
 
 
 def test_quit_and_end_of_input_leave_the_game_stored(run: Run, services: Services) -> None:

@@ -20,11 +20,11 @@ from cli.invites import parse_join
 from cli.tokens import load_invite_code, load_seat_tokens, load_tokens, save_token
 from service.domain.commands import Advance, ClaimSeat, Command, NewGame, PlaceLine
 from service.domain.fold import apply_all, fold
-from service.domain.players import Greedy
 from service.domain.rules import decide, legal_actions
 from service.domain.start import start_game
 from service.domain.state import GameState
 from service.services import CreatedGame, Services
+from squares_testing.greedy import Greedy
 from tests.cli.conftest import SQUARES, Run
 from tests.cli.terminal import Terminal
 from tests.cli.test_bad_input import assert_one_error

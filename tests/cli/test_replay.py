@@ -109,6 +109,14 @@ def test_describe_names_every_kind_of_event(services: Services) -> None:
     assert texts[-1].startswith("high scores entered: Ayşe ")
 
 
+def test_describe_names_the_first_hint(services: Services) -> None:
+    from service.domain.events import HintUsed
+
+    game = GameFactory.create(services=services, height=9, width=11, player_name="Ayşe")
+    assert describe(HintUsed(1), game.state) == (
+        "Ayşe asks for a hint: the game is assisted, unranked")
+
+
 def test_describe_shows_the_computers_reasons(services: Services) -> None:
     game_id = computer_game(services, seed=7, level2="moderate")
     state = services.get_state(game_id)

@@ -51,7 +51,7 @@ def test_abandon_stale_follows_the_setting(run: Run, services: Services,
     assert services.get_summary(game).status == "abandoned"
     monkeypatch.setenv("SQUARES_ABANDON_AFTER", "soon")
     result = run("games", "abandon-stale")
-    assert result.exit_code == 1 and "SQUARES_ABANDON_AFTER" in result.stderr
+    assert result.exit_code == 2 and "SQUARES_ABANDON_AFTER='soon'" in result.stderr
 
 
 def test_prune_deletes_only_abandoned_games_older_than_the_duration(

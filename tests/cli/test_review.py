@@ -153,7 +153,7 @@ def test_show_lists_the_largest_mistakes(run: Run, services: Services) -> None:
         if state.turn == 2 and state.stage == 1:
             state = services.advance(created.game_id, created.token).state
             continue
-        command = services.hint(created.game_id, created.token)
+        command = services.hint(created.game_id, created.token).command
         if hasattr(command, "x"):
             state = services.place_line(created.game_id, created.token, command.x,
                                         command.y).state

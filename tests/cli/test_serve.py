@@ -94,8 +94,8 @@ def test_serve_refuses_bad_ports(run: Run) -> None:
 
 
 @pytest.mark.parametrize(("env", "says"), [
-    ({"SQUARES_LOG_FORMAT": "yaml"}, "SQUARES_LOG_FORMAT must be one of text, json"),
-    ({"SQUARES_METRICS_PORT": "http"}, "is not a TCP port"),
+    ({"SQUARES_LOG_FORMAT": "yaml"}, "SQUARES_LOG_FORMAT='yaml': one of text, json"),
+    ({"SQUARES_METRICS_PORT": "http"}, "SQUARES_METRICS_PORT='http': a TCP port"),
     ({"SQUARES_METRICS_PORT": "5000"}, "is a port of the app or its streams"),
     ({"SQUARES_METRICS_PORT": "5001"}, "is a port of the app or its streams"),
     ({"SQUARES_LIVE_URL": "live.example.com"}, "SQUARES_LIVE_URL='live.example.com'"),

@@ -1,5 +1,5 @@
 """A relative SQLite URL names one file, the one relative to the directory the command
-was started in: for every command, and for ``squares serve``'s gunicorn workers,
+was started in: for every command, and for ``squares serve``'s app workers,
 which run in another directory (the repository root)."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from cli.context import AppContext
-from service import config
-from service.config import absolute_sqlite_url
+from service.ops.settings import REPO_ROOT, Settings
+from service.store.urls import absolute_sqlite_url
 from squares_testing.client import ApiClient
 from squares_testing.server import serving
 from tests.cli.conftest import SQUARES, make_run
@@ -42,7 +42,7 @@ def test_serve_from_another_directory_with_a_relative_url(tmp_path: Path) -> Non
         assert 200 <= moved.status < 300, moved.data
         client.close()
     strays = [Path(directory) / f"{name}{suffix}"
-              for directory in (config.REPO_ROOT,)
+              for directory in (REPO_ROOT,)
               for suffix in ("", "-wal", "-shm")]
     made = [stray for stray in strays if stray.exists()]
     for stray in made:  # the bug's file in the checkout: gone again
@@ -58,7 +58,7 @@ def test_every_command_resolves_a_relative_path_in_its_directory(
     assert run("highscores", "add", "Ada", "7").exit_code == 0
     assert (tmp_path / "data" / "rel.db").is_file()
     monkeypatch.chdir(tmp_path / "data")
-    assert AppContext("sqlite:///rel.db").url == f"sqlite:///{tmp_path / 'data' / 'rel.db'}"
+    assert AppContext("sqlite:///rel.db", Settings.from_env()).url == f"sqlite:///{tmp_path / 'data' / 'rel.db'}"
     assert "Ada" not in run("highscores", "list").stdout  # data/data/rel.db, a new file
     assert "Ada" in make_run("sqlite:///rel.db")("highscores", "list").stdout
 

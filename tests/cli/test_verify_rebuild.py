@@ -32,10 +32,12 @@ def test_verify_of_honest_games(run: Run, services: Services) -> None:
     GameFactory.create(services=services, turns=2, small=True)
     result = run("verify", "--all")
     assert result.exit_code == 0 and result.stdout == "ok: 2 games verified\n"
-    result = run("verify", game.game_id)
-    assert result.exit_code == 0 and result.stdout == "ok: 1 game verified\n"
+    result = run("verify", game.game_id)  # one game: where it comes from, too
+    assert result.exit_code == 0
+    assert result.stdout == f"{game.game_id}: played here\nok: 1 game verified\n"
     data = json.loads(run("verify", "--all", "--json").stdout)
-    assert data == {"ok": True, "games": 2, "problems": [], "waiting_on_computer": []}
+    assert data == {"ok": True, "games": 2, "problems": [], "waiting_on_computer": [],
+                    "signatures": []}
 
 
 def test_verify_of_an_unknown_game(run: Run) -> None:
@@ -95,3 +97,39 @@ def test_verify_catches_a_sequence_gap_in_the_events(
     assert result.stdout == f"{game.game_id}: seq_gap: event 3 is missing (next stored is 4)\n"
     result = run("games", "show", game.game_id)
     assert result.exit_code == 1 and result.stderr.startswith("error: corrupt event stream: ")
+
+
+def test_RULES_E1_import_and_verify_report_each_signature(run: Run, services: Services,
+                                                          tmp_path: Path) -> None:
+    """Issue 34: a stream built offline imports as an archive game, and ``squares
+    verify`` says so of each import; an export of this instance imports ranked."""
+    from service.domain.commands import NewGame
+    from service.services.streams import to_jsonl
+    from squares_testing.greedy import Greedy
+    from squares_testing.play import play_out
+
+    forged = play_out(NewGame(seed="mine", player_name="Mallory", height=7, width=9,
+                              ranked=True), Greedy())[0]
+    path = tmp_path / "forged.jsonl"
+    path.write_text(to_jsonl(forged), encoding="utf-8")
+    result = run("games", "import", str(path))
+    assert result.exit_code == 0
+    assert result.stderr == ("imported as an archive game, in no high score table: "
+                             "no signature\n")
+    archive = result.stdout.strip()
+    signed = GameFactory.create(services=services, finished=True, small=True)
+    path.write_text(services.export_game(signed.game_id), encoding="utf-8")
+    services.delete_game(signed.game_id)
+    ranked = run("games", "import", str(path)).stdout.strip()
+
+    result = run("verify", "--all")
+    assert result.exit_code == 0
+    assert result.stdout == (
+        f"{archive}: as an archive game, in no high score table: no signature\n"
+        f"{ranked}: ranked: signature valid (this instance)\n"
+        "ok: 2 games verified\n")
+    data = json.loads(run("verify", "--all", "--json").stdout)
+    assert [(s["game_id"], s["origin"], s["state"]) for s in data["signatures"]] == [
+        (archive, "archive", "missing"), (ranked, "signed", "valid")]
+    listed = run("highscores", "list", "--height", "7", "--width", "9").stdout
+    assert "Mallory" not in listed

@@ -12,7 +12,8 @@ Shared here: `browser_context` (a context at a size: ``DESKTOP``, or a name of
 ``SIZES``; a phone has touch), `watch_page` / `checked_page` (page errors, console
 errors and requests that leave the app are noted, and asserted none), the ``sized``
 fixture (a context per size for a whole module) with ``sized_page``, `screenshot`
-(to a path, or by name under ``$SQUARES_SCREENSHOTS``), `play_by_api` and
+(to a path, or by name under ``$SQUARES_SCREENSHOTS``), `play_by_api` (hints: the game
+is assisted), `finish_unassisted` (no hint: a ranked game enters its table) and
 ``LiveServer.send`` (a `squares_testing.play.Send`).
 """
 
@@ -31,7 +32,7 @@ from typing import Any
 
 import pytest
 
-from squares_testing.play import play_hints
+from squares_testing.play import play_hints, play_own_moves
 from squares_testing.server import start_server
 from tests.databases import copy_sqlite
 
@@ -131,8 +132,14 @@ class LiveServer:
 def play_by_api(live_server: LiveServer, game_id: str, token: str, rounds: int) -> None:
     """Human actions chosen by the hint endpoint (the computer answers) until round
     `rounds` + 1 begins or the game ends; the game is read before each (which plays a
-    computer turn the server still owes)."""
+    computer turn the server still owes). The game is assisted (RULES E1)."""
     play_hints(live_server.send, game_id, token, rounds=rounds, reread=True)
+
+
+def finish_unassisted(live_server: LiveServer, game_id: str, token: str) -> dict[str, Any]:
+    """Play the human seats to the end without a hint (`own_move`): a ranked game
+    enters its high score table. The final state."""
+    return play_own_moves(live_server.send, game_id, token)
 
 
 @pytest.fixture(scope="session")

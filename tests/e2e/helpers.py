@@ -82,9 +82,11 @@ def ask_hint(page: Any) -> str:
 
 
 def follow_hint(page: Any, *, use_keyboard: bool = False) -> None:
-    """One action chosen by the Hint button, played by mouse (or keyboard)."""
-    before = version(page)
+    """One action chosen by the Hint button, played by mouse (or keyboard). (The first
+    hint of a game moves the page one version on, hint_used: the move is awaited past
+    the version the page shows after the hint.)"""
     hint = ask_hint(page)
+    before = version(page)
     if hint == "advance":
         if use_keyboard:
             page.keyboard.press("Enter")
@@ -101,8 +103,38 @@ def follow_hint(page: Any, *, use_keyboard: bool = False) -> None:
     wait_for_new_version(page, before)
 
 
+def own_action(page: Any, *, use_keyboard: bool = False, placed: bool = False) -> bool:
+    """One action chosen without a hint (the game stays unassisted): stage 2 draws the
+    first empty slot unless its line is `placed`, every other stage ends. Whether a
+    stage-2 line was placed now."""
+    before = version(page)
+    line = stage(page) == 2 and not placed
+    if line:
+        page.locator(f"{BOARD} .slot.empty").first.click()
+    elif use_keyboard:
+        page.keyboard.press("Enter")
+    else:
+        page.click("#advance-btn")
+    wait_for_new_version(page, before)
+    return line
+
+
+def play_unassisted_until_over(page: Any, max_actions: int = 400) -> int:
+    """`own_action` (alternating mouse and keyboard) until the game ends: a ranked
+    game stays ranked (RULES E1)."""
+    placed = False
+    for n in range(max_actions):
+        if is_over(page):
+            return n
+        if stage(page) != 2:
+            placed = False
+        placed = own_action(page, use_keyboard=n % 2 == 1, placed=placed) or placed
+    raise AssertionError(f"the game did not end within {max_actions} actions")
+
+
 def play_until_over(page: Any, max_actions: int = 200) -> int:
-    """Follow hints (alternating mouse and keyboard) until the game ends."""
+    """Follow hints (alternating mouse and keyboard) until the game ends (the game is
+    then assisted: RULES E1)."""
     for n in range(max_actions):
         if is_over(page):
             return n

@@ -1,4 +1,4 @@
-"""Shared by the reliability and bad-input tests: real gunicorn on a real database.
+"""Shared by the reliability and bad-input tests: ``squares serve`` on a real database.
 
 Backends (`tests.databases.BACKENDS`): ``sqlite`` (a temp file) always, and
 ``postgres`` (a fresh database in the cluster of ``SQUARES_TEST_POSTGRES_URL``) when
@@ -31,13 +31,13 @@ def database(backend: str, tmp_path: Path) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def gunicorn(backend: str, tmp_path: Path, workers: int = 2,
-             threads: int = 32) -> Iterator[Server]:
+def served(backend: str, tmp_path: Path, workers: int = 2,
+           threads: int = 32) -> Iterator[Server]:
     """The server as ``squares serve`` runs it, `workers` processes, on a migrated
     fresh database; always stopped. `threads`: request threads per worker."""
-    env = {"SQUARES_THREADS": str(threads)} if threads > 1 else None
     with database(backend, tmp_path) as url, running_server(
-        url, log_path=tmp_path / "gunicorn.log", workers=workers, env=env
+        url, log_path=tmp_path / "serve.log", workers=workers,
+        extra_args=["--threads", str(threads)]
     ) as server:
         yield server
 

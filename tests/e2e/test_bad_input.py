@@ -1,4 +1,4 @@
-"""Hostile and broken input against the real service (gunicorn, 2 workers, real database).
+"""Hostile and broken input against the real service (``squares serve``, 2 app workers, real database).
 
 Every case must be answered 4xx with the one JSON error shape
 ``{"error": {"code", "message", "details"}}``, and must change no game: the games'
@@ -24,8 +24,8 @@ from tests.e2e.reliability_helpers import (
     assert_error_shape,
     create_game,
     game_state,
-    gunicorn,
     play_hint,
+    served,
     stored_events,
 )
 
@@ -69,7 +69,7 @@ class Target:
 def target(request: pytest.FixtureRequest,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
     tmp = tmp_path_factory.mktemp(f"bad-input-{request.param}")
-    with gunicorn(request.param, tmp) as server:
+    with served(request.param, tmp) as server:
         client = ApiClient(server.port)
         # seed 9: three hinted lines in, stage 1 still has a line to take
         game, token, _ = create_game(client, name="Target", seed=9)

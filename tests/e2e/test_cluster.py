@@ -1,4 +1,4 @@
-"""The cluster as README "Running several instances" describes it, for real: Debian's
+"""The cluster as docs/operating.md ("Several instances") describes it, for real: Debian's
 nginx with ``deploy/nginx.conf`` in front of two ``squares serve`` instances on one
 PostgreSQL, trusting that one proxy (``SQUARES_TRUSTED_PROXIES=1``), the rate limits
 counted in one Redis (``SQUARES_RATELIMIT_STORAGE_URI``) and switched on.
@@ -142,8 +142,8 @@ def test_one_client_has_one_quota_over_both_instances(node: Node) -> None:
     created = [new_game(port, client, seed=i) for i in range(ACTIVE_GAMES + 1)]
     assert [status for status, _ in created] == [201] * ACTIVE_GAMES + [429]
     assert created[-1][1]["error"]["code"] == "too_many_games"
-    game_id = created[0][1]["game_id"]
-    hints = [call(port, client, "GET", f"/api/games/{game_id}/hint")
+    game_id, token = created[0][1]["game_id"], created[0][1]["token"]
+    hints = [call(port, client, "GET", f"/api/games/{game_id}/hint", token=token)
              for _ in range(HINT_LIMIT + 1)]
     assert [status for status, _ in hints] == [200] * HINT_LIMIT + [429]
     assert hints[-1][1]["error"]["code"] == "rate_limited"
@@ -151,4 +151,4 @@ def test_one_client_has_one_quota_over_both_instances(node: Node) -> None:
         log = server.log_path.read_text(errors="replace")
         assert "/hint" in log and "POST /api/games" in log, log[-2000:]
     assert new_game(port, "127.0.4.2")[0] == 201
-    assert call(port, "127.0.4.2", "GET", f"/api/games/{game_id}/hint")[0] == 200
+    assert call(port, "127.0.4.2", "GET", f"/api/games/{game_id}/hint", token=token)[0] == 200

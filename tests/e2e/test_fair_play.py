@@ -44,6 +44,7 @@ def test_a_practice_game_is_marked_practice_on_every_page(page: Any,
     expect(page.locator("#practice-note")).to_have_text("Practice game · seed 42")
     expect(page.locator("#hints-note")).to_be_hidden()  # hints: an online game's choice
     expect(page.locator("#hint-btn")).to_be_visible()
+    expect(page.locator("#hint-warning")).to_be_hidden()  # a practice game is unranked
     ranked = live_server.post_json("/api/games", {"player_name": "Pelin", "height": 7,
                                                   "width": 9})
 
@@ -72,9 +73,10 @@ def test_a_practice_game_is_marked_practice_on_every_page(page: Any,
     expect(page.locator(f"{BOARD}[data-version]")).to_have_count(1)
     play_until_over(page)
     expect(page.locator("#over-practice")).to_be_visible()
-    page.wait_for_selector("#over-table tbody[data-loaded]")
+    expect(page.locator("#over-assisted")).to_be_visible()  # its hints, too
+    page.wait_for_selector("#over-table tbody[data-loaded]", state="attached")  # may be empty
     expect(page.locator("#over-table tr.mine")).to_have_count(0)
-    table = live_server.get_json("/api/highscores?limit=1000")["high_scores"]
+    table = live_server.get_json("/api/highscores?limit=1000&height=7&width=9")["high_scores"]
     assert [row for row in table if row["game_id"] == game_id] == []
 
     page.goto("/how-to-play")

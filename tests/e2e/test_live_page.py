@@ -25,10 +25,10 @@ import pytest
 from flask import Flask
 from playwright.sync_api import expect
 
-from service.app import create_app
 from service.services import Services
 from service.store import utcnow
 from squares_testing.inprocess import app_server
+from tests.apps import app_for_tests
 from tests.conftest import close_app, services_of
 from tests.databases import copy_sqlite
 
@@ -76,9 +76,9 @@ class Site:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Iterator[Site]:
     url = copy_sqlite(sqlite_template, tmp_path_factory.mktemp("live-page") / "squares.db")
-    app = create_app({"TESTING": True, "DATABASE_URL": url, "SQUARES_LIVE_POLL_MS": POLL_MS,
-                      "RATELIMIT_ENABLED": False})
-    app.extensions["squares"].active_games_per_client_setting = 0
+    app = app_for_tests({"DATABASE_URL": url, "SQUARES_LIVE_POLL_MS": POLL_MS,
+                      "SQUARES_RATELIMIT_ENABLED": "0"})
+    app.extensions["squares"].active_games_per_client = 0
     try:
         with app_server(app) as port:  # the list page polls the app; no stream here
             yield Site(LiveServer(f"http://127.0.0.1:{port}", url), app)

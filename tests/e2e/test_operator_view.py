@@ -1,4 +1,4 @@
-"""The operator's view of the real service: ``squares serve`` as the README runs it
+"""The operator's view of the real service: ``squares serve`` as docs/operating.md runs it
 (the app server's default 2 workers, the streams server, the analyst, the metrics
 server) with ``SQUARES_METRICS_PORT`` and ``SQUARES_LOG_FORMAT=json``.
 

@@ -1,4 +1,4 @@
-"""Outages against the real service (``squares serve``: gunicorn, 2 uvicorn workers).
+"""Outages against the real service (``squares serve``: 2 granian app workers, the streams server).
 
 PostgreSQL stopped for 5 s under load (a cluster of this test's own, so that it can
 be stopped and started again on the same port and data directory): every answer is a
@@ -134,7 +134,7 @@ def play(port: int, index: int, stop: threading.Event, answers: list[Answer],
             while not state["over"] and not stop.is_set() and budget > 0:
                 budget -= 3
                 body: dict[str, Any] = {"expected_version": state["version"]}
-                hint = client.call("hint", "GET", f"{base}/hint")
+                hint = client.call("hint", "GET", f"{base}/hint", token=token)
                 if hint.status == 200 and hint.data["action"] == "line":
                     body.update(x=hint.data["x"], y=hint.data["y"])
                 elif hint.status != 200 and state["legal"]["lines"]:
@@ -198,8 +198,8 @@ def first_move_after(answers: list[Answer], moment: float) -> Answer | None:
 def test_postgres_stopped_for_5_s_under_load(tmp_path: Path) -> None:
     with own_cluster() as cluster:
         migrate_database(cluster.url)
-        server = start_server(cluster.url, log_path=tmp_path / "gunicorn.log",
-                              env={"SQUARES_THREADS": "8"})
+        server = start_server(cluster.url, log_path=tmp_path / "serve.log",
+                              extra_args=["--threads", "8"])
         stop = threading.Event()
         answers: list[Answer] = []
         ledgers = [Ledger() for _ in range(CLIENTS)]
@@ -347,7 +347,7 @@ def test_a_full_sqlite_disk_is_a_503_and_nothing_is_half_written(tmp_path: Path)
         migrate_database(url)
         server: Server | None = None
         try:
-            server = start_server(url, log_path=tmp_path / "gunicorn.log")
+            server = start_server(url, log_path=tmp_path / "serve.log")
             answers: list[Answer] = []
             client = Client(server.port, answers)
             # two humans: a move is one transaction (no computer turn after it)

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LiveServer, axe_violations, play_by_api, screenshot
+from .conftest import LiveServer, axe_violations, finish_unassisted, play_by_api, screenshot
 from .test_watch import one_action
 
 pytestmark = pytest.mark.e2e
@@ -31,13 +31,13 @@ GAP_MAX = 24  # px between two blocks of a page, at most
 @pytest.fixture(scope="module")
 def games(live_server: LiveServer) -> dict[str, Any]:
     """A game in progress (round 3 of a 15 x 25 field) and a ranked 7 x 9 one played
-    to its end (so in the high scores), both through the API."""
+    to its end without a hint (so in the high scores), both through the API."""
     mid = live_server.post_json("/api/games", {"player_name": "Melis", "height": 15,
                                                "width": 25, "seed": 31, "difficulty": "easy"})
     play_by_api(live_server, mid["game_id"], mid["token"], rounds=2)
     done = live_server.post_json("/api/games", {"player_name": "Tarkan", "height": 7,
                                                 "width": 9, "difficulty": "easy"})
-    play_by_api(live_server, done["game_id"], done["token"], rounds=10_000)
+    finish_unassisted(live_server, done["game_id"], done["token"])
     assert live_server.get_json(f"/api/games/{done['game_id']}")["state"]["over"]
     return {"mid": mid, "done": done}
 
@@ -180,9 +180,9 @@ def test_the_navigation_is_one_compact_row(page: Any, path: str) -> None:
 def test_high_scores_are_compact_and_the_size_filter_applies_on_change(
     page: Any, games: dict[str, Any]
 ) -> None:
-    page.goto(f"/highscores?game={games['done']['game_id']}")
+    page.goto("/highscores")  # the default field's table: RULES E2's rows at least
     rows = page.locator("#highscores-table tbody tr")
-    assert rows.count() >= 2
+    assert rows.count() >= 5
     screenshot(page, "polish-highscores")
     # Each entry: its cells each on one line, in at most two rows.
     shapes = page.evaluate(
@@ -205,19 +205,26 @@ def test_high_scores_are_compact_and_the_size_filter_applies_on_change(
         assert all(s["rows"] == 1 for s in shapes), shapes
         expect(page.locator("#highscores-table thead th").first).to_be_visible()
     assert [s for s in shapes if s["wrapped"]] == []
-    expect(page.locator("#highscores-table tr.mine")).to_have_count(1)
 
-    # A choice of size reloads the list at once; the Show button stays (no script).
+    # A choice of size or table reloads the list at once; the Show button stays (no
+    # script). One table per size (RULES E1): the game's own first (?game=).
+    page.goto(f"/highscores?game={games['done']['game_id']}")
+    expect(page.locator("#highscores-table tr.mine")).to_have_count(1)
+    expect(page.locator("h1")).to_have_text("High scores on 7 × 9")
     expect(page.locator("form.filter button")).to_be_visible()
+    page.select_option("#size-filter", "19x33")
+    page.wait_for_url("**size=19x33**")
+    expect(page.locator("h1")).to_have_text("High scores on 19 × 33")
+    sizes = page.locator("#highscores-table td.field-size").all_text_contents()
+    assert sizes and set(sizes) == {"19 × 33"}
+    expect(page.locator("#highscores-table tr.mine")).to_have_count(0)
     page.select_option("#size-filter", "7x9")
     page.wait_for_url("**size=7x9**")
-    expect(page.locator("h1")).to_have_text("High scores on 7 × 9")
-    sizes = page.locator("#highscores-table td.field-size").all_text_contents()
-    assert sizes and set(sizes) == {"7 × 9"}
     expect(page.locator("#highscores-table tr.mine")).to_have_count(1)  # ?game= is kept
-    page.select_option("#size-filter", "")
-    page.wait_for_url("**/highscores?size=&game=**")
-    expect(page.locator("h1")).to_have_text("High scores")
+    page.select_option("#mode-filter", "two_players")
+    page.wait_for_url("**mode=two_players**")
+    expect(page.locator("h1")).to_have_text("Two-player results on 7 × 9")
+    expect(page.locator("#highscores-table tr.mine")).to_have_count(0)
 
 
 def test_the_games_table_has_room_for_its_columns(page: Any, games: dict[str, Any]) -> None:

@@ -18,7 +18,7 @@ from .helpers import (
     cursor,
     follow_hint,
     move_cursor_to,
-    play_until_over,
+    play_unassisted_until_over,
     slot,
     stage,
     start_game,
@@ -168,7 +168,9 @@ def test_a_short_game_to_the_end_then_its_replay_and_the_high_scores(
     # (on 7 x 9 the player's first turn ends about one game in five).
     game_id = start_game(page, name, size="9x13", difficulty="easy")
     expect(page.locator("#practice-note")).to_be_hidden()
-    play_until_over(page)
+    expect(page.locator("#hint-warning")).to_have_text(
+        "A hint makes this game unranked: it then enters no high score table.")
+    play_unassisted_until_over(page)  # no hint (RULES E1): the game stays ranked
 
     # Game over: final scores and the high score table with the player's row marked.
     state = live_server.get_json(f"/api/games/{game_id}")["state"]
@@ -181,8 +183,11 @@ def test_a_short_game_to_the_end_then_its_replay_and_the_high_scores(
     expect(mine).to_have_count(1)
     expect(mine).to_contain_text(name)
     expect(mine.locator("td").nth(2)).to_have_text(str(state["scores"][0]))
-    expect(page.locator("#over-table")).to_contain_text("Tarık Yolcu")
+    # the game beside the games of its field size (the defaults are the default field's)
+    expect(page.locator("#over-caption")).to_have_text("High scores on 9 × 13")
+    expect(page.locator("#over-table")).not_to_contain_text("Tarık Yolcu")
     expect(page.locator("#over-practice")).to_be_hidden()
+    expect(page.locator("#over-assisted")).to_be_hidden()
     assert page.evaluate("localStorage.getItem('squares.game')") is None
     screenshot(page, tmp_path / "play-game-over.png")
 
@@ -233,7 +238,8 @@ def test_a_short_game_to_the_end_then_its_replay_and_the_high_scores(
     page.select_option("#speed", "50")
     page.keyboard.press("Space")
     expect(page.locator("#play-btn")).to_have_text("Pause")
-    expect(page.locator(BOARD)).to_have_attribute("data-step", str(total))
+    # (a step every 50 ms, and each drawn: seconds on a busy machine)
+    expect(page.locator(BOARD)).to_have_attribute("data-step", str(total), timeout=30_000)
     expect(page.locator("#play-btn")).to_have_text("▶ Play")
     expect(page.locator("#step-desc")).to_contain_text("High score table")
     assert f"step={total}" in page.url
@@ -247,9 +253,10 @@ def test_a_short_game_to_the_end_then_its_replay_and_the_high_scores(
     row.locator("a.replay-link").click()
     page.wait_for_url(f"**/games/{game_id}**")
 
-    # The high score page: descending, the defaults with their Turkish letters,
-    # and the finished player's row linking to the replay.
-    page.goto(f"/highscores?game={game_id}")
+    # The high score page: the default field's table, descending, the defaults with
+    # their Turkish letters, "from the original game" without a replay link (RULES E2)...
+    page.goto("/highscores")
+    expect(page.locator("h1")).to_have_text("High scores on 19 × 33")
     rows = page.locator("#highscores-table tbody tr")
     names = rows.locator("td.name").all_text_contents()
     scores = [int(s) for s in rows.locator("td.score").all_text_contents()]
@@ -257,6 +264,12 @@ def test_a_short_game_to_the_end_then_its_replay_and_the_high_scores(
     for default_name, default_score in DEFAULT_HIGH_SCORES:
         assert names.count(default_name) == 1
         assert scores[names.index(default_name)] == default_score
+    original = rows.filter(has_text="Tarık Yolcu")
+    expect(original.locator("td.game")).to_have_text("from the original game")
+    expect(original.locator("a.replay-link")).to_have_count(0)
+    # ... and the game's own table (9 x 13), the finished player's row linking to the replay.
+    page.goto(f"/highscores?game={game_id}")
+    expect(page.locator("h1")).to_have_text("High scores on 9 × 13")
     marked = page.locator("#highscores-table tr.mine")
     expect(marked).to_have_count(1)
     expect(marked.locator("td.name")).to_have_text(name)
@@ -279,8 +292,9 @@ def test_names_are_shown_as_text_never_as_html(
     game_id = start_game(page, first, size="7x9", second_name=second)
     expect(page.locator(".players")).to_contain_text(first)
     expect(page.locator(".players")).to_contain_text(second)
-    play_until_over(page)  # two humans on one screen: both seats follow hints
+    play_unassisted_until_over(page)  # two humans on one screen, no hint
     page.wait_for_selector("#over-table tbody[data-loaded]")
+    expect(page.locator("#over-caption")).to_have_text("Two-player results on 7 × 9")
     expect(page.locator("#over-table tr.mine")).to_have_count(2)
     expect(page.locator("#over-table")).to_contain_text(first)
     expect(page.locator("#over-result")).to_contain_text(second)

@@ -19,7 +19,14 @@ from service.domain.fold import apply_all, fold
 from service.domain.rules import decide, legal_actions
 from service.domain.start import start_game
 
-from .conftest import LiveServer, browser_context, checked_page, play_by_api, screenshot
+from .conftest import (
+    LiveServer,
+    browser_context,
+    checked_page,
+    finish_unassisted,
+    play_by_api,
+    screenshot,
+)
 from .helpers import BOARD, slot, stage, version, wait_for_new_version
 from .helpers import start_game as start_on_page
 
@@ -201,8 +208,9 @@ def test_axis_labels_match_the_coordinates_of_hints(page: Any, live_server: Live
     labels = page.locator(f"{BOARD} .axes text")
     expect(labels).to_have_count(9 + 13)
     assert labels.all_text_contents() == [str(x) for x in range(13)] + [str(y) for y in range(9)]
-    expected = live_server.get_json(f"/api/games/{game_id}/hint")
     page.click("#hint-btn")
+    token = page.evaluate("JSON.parse(localStorage.getItem('squares.tokens'))")[game_id]["token"]
+    expected = live_server.get_json(f"/api/games/{game_id}/hint", token)  # the same hint
     if expected["action"] == "line":
         x, y = expected["x"], expected["y"]
         expect(page.locator("#message")).to_contain_text(f"({x}, {y}) (column {x}, row {y})")
@@ -335,7 +343,7 @@ def test_high_scores_show_the_field_size_and_filter_by_it(page: Any,
     # ranked (no seed): a practice game never enters the high score table
     created = live_server.post_json("/api/games", {"player_name": "Filiz", "height": 7,
                                                    "width": 9, "difficulty": "easy"})
-    play_by_api(live_server, created["game_id"], created["token"], rounds=10_000)
+    finish_unassisted(live_server, created["game_id"], created["token"])  # no hint
     page.goto(f"/highscores?game={created['game_id']}")
     mine = page.locator("#highscores-table tr.mine")
     expect(mine.locator("td.field-size")).to_have_text("7 × 9")

@@ -1,4 +1,4 @@
-"""Races, crashes and load against the real service: gunicorn (2 workers) on a real database.
+"""Races, crashes and load against the real service: ``squares serve`` (2 app workers) on a real database.
 
 Every test runs on SQLite (a temp file) and, when ``SQUARES_TEST_POSTGRES_URL`` is set,
 on PostgreSQL (a fresh database in that cluster). Correctness is asserted (one winner
@@ -33,8 +33,8 @@ from tests.e2e.reliability_helpers import (
     create_game,
     database,
     game_state,
-    gunicorn,
     play_hint,
+    served,
     stored_events,
 )
 
@@ -117,7 +117,7 @@ def test_rule_V3_sixteen_racers_exactly_one_winner_per_version(backend: str,
     (alternately 16 different legal moves and 16 identical ones): one 2xx per version,
     15 x 409 version_conflict, and the stored stream is gap-free and holds the winners."""
     # 2 workers x 8 threads: all 16 requests are in the service at the same time
-    with gunicorn(backend, tmp_path, threads=RACERS // 2) as server:
+    with served(backend, tmp_path, threads=RACERS // 2) as server:
         client = ApiClient(server.port)
         games: dict[str, tuple[str, dict[str, Any], dict[int, tuple[str, Any]]]] = {}
         game_id = ""
@@ -150,7 +150,7 @@ def test_rule_V3_sixteen_racers_exactly_one_winner_per_version(backend: str,
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_short_load_no_5xx_and_nothing_acknowledged_lost(backend: str, tmp_path: Path) -> None:
-    with gunicorn(backend, tmp_path) as server:
+    with served(backend, tmp_path) as server:
         result = run_clients(server.port, clients=LOAD_CLIENTS, seconds=LOAD_SECONDS,
                              max_requests=5_000)
         stats = result.stats
@@ -180,7 +180,7 @@ def run_verify(url: str) -> subprocess.CompletedProcess[str]:
 def test_crash_kill9_worker_then_master_loses_no_acknowledged_move(backend: str,
                                                                    tmp_path: Path) -> None:
     """Load; kill -9 a worker; kill -9 the master (and its workers); restart; all there."""
-    log = tmp_path / "gunicorn.log"
+    log = tmp_path / "serve.log"
     with database(backend, tmp_path) as url:
         migrate_database(url)
         first = start_server(url, log_path=log)

@@ -51,7 +51,7 @@ pytestmark = pytest.mark.e2e
 
 # Every client comes from 127.0.0.1, and behind nginx every stream comes from nginx's
 # address anyway: the per-address stream cap (8) must not refuse the test's watchers.
-# as README "Running several instances" says: the instances trust nginx, one proxy
+# as docs/operating.md ("Several instances") says: the instances trust nginx, one proxy
 ENV = {"SQUARES_TRUSTED_PROXIES": "1", "SQUARES_LIVE_PER_CLIENT": "100",
        "SQUARES_LIVE_URL": "same-origin"}  # nginx routes the streams (deploy/nginx.conf)
 GAMES = 4

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LiveServer, play_by_api
+from .conftest import LiveServer, finish_unassisted, play_by_api
 
 pytestmark = pytest.mark.e2e
 
@@ -72,7 +72,7 @@ def test_watch_follows_a_game_played_through_the_api(
     assert captions.first.get_attribute("data-seq") == str(state["version"])
     assert page.locator("#over").is_hidden()
 
-    play_by_api(live_server, game_id, token, rounds=10_000)
+    finish_unassisted(live_server, game_id, token)  # no hint: it enters the table
     final = live_server.get_json(f"/api/games/{game_id}")["state"]
     assert final["over"]
     expect(board).to_have_attribute("data-over", "true")

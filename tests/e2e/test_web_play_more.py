@@ -106,8 +106,9 @@ def test_the_hint_marks_its_line_and_moves_the_cursor_there(
     page: Any, live_server: LiveServer
 ) -> None:
     game_id = start_game(page, "Deniz", size="9x13", seed=8)
-    expected = live_server.get_json(f"/api/games/{game_id}/hint")
     hint = ask_hint(page)
+    token = page.evaluate("JSON.parse(localStorage.getItem('squares.tokens'))")[game_id]["token"]
+    expected = live_server.get_json(f"/api/games/{game_id}/hint", token)  # the same hint
     expect(page.locator("#message")).to_contain_text("Hint:")
     if expected["action"] == "line":
         assert hint == f"{expected['x']},{expected['y']}"

@@ -115,3 +115,29 @@ def test_replay_shows_the_computers_plan_and_each_step_in_words(
     row = page.locator(f'tr[data-game-id="{game_id}"]')
     expect(row).to_contain_text(summary["status"])
     expect(row).to_contain_text(f"{summary['version']} steps")
+
+
+def test_replay_steps_past_an_answer_lost_on_the_way(page: Any, played: dict[str, Any]) -> None:
+    """A step whose answer is cut short (the connection drops, or a 200 arrives with
+    an unreadable body) is asked for once more: autoplay does not stop there."""
+    game_id, total = played["game_id"], len(played["events"])
+    spoiled: list[str] = []
+
+    def first_answer_cut_short(route: Any) -> None:
+        if route.request.url.endswith("/replay/3") and not spoiled:
+            spoiled.append(route.request.url)
+            route.fulfill(status=200, content_type="application/json", body='{"sta')
+        elif route.request.url.endswith("/replay/5") and len(spoiled) == 1:
+            spoiled.append(route.request.url)
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    page.route("**/replay/*", first_answer_cut_short)
+    page.goto(f"/games/{game_id}?step=1")
+    expect(page.locator(BOARD)).to_have_attribute("data-step", "1")
+    page.select_option("#speed", "50")
+    page.click("#play-btn")
+    expect(page.locator(BOARD)).to_have_attribute("data-step", str(total), timeout=30_000)
+    assert len(spoiled) == 2  # both answers were spoiled, and both steps shown after all
+    expect(page.locator("#message")).to_have_text("")

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.app import create_app
 from service.live.hub import LiveHub
 from service.services import Services
 from squares_testing.inprocess import streams_server
+from tests.apps import app_for_tests
 from tests.conftest import close_app, services_of
 
 
@@ -29,12 +29,12 @@ class Live:
 
 
 def serve(app: Flask) -> Iterator[Live]:
-    with streams_server(services_of(app), dict(app.config)) as streams:
+    with streams_server(services_of(app)) as streams:
         yield Live(app, streams.port, streams.hub)
 
 
 def live_app(url: str, **config: Any) -> Flask:
-    return create_app({"TESTING": True, "DATABASE_URL": url, "RATELIMIT_ENABLED": False,
+    return app_for_tests({"DATABASE_URL": url, "SQUARES_RATELIMIT_ENABLED": "0",
                        "SQUARES_LIVE_HEARTBEAT_S": 0.3, **config})
 
 

@@ -16,7 +16,7 @@ from service.domain.fold import fold
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide
 from service.domain.seeds import SeedUnknown, commitment
-from squares_testing.play import flask_send, play_hints
+from squares_testing.play import flask_send, play_own_moves
 
 from .conftest import Live
 from .sse import SseClient
@@ -34,7 +34,7 @@ def _to_the_last_stage_2(client: FlaskClient, game_id: str, token: str) -> dict[
     turn's random pieces."""
     state = client.get(f"/api/games/{game_id}").get_json()["state"]
     while not (state["stage"] == 2 and not state["legal"]["lines"]):
-        hint = client.get(f"/api/games/{game_id}/hint").get_json()
+        hint = client.get(f"/api/games/{game_id}/hint", headers=_bearer(token)).get_json()
         assert "action" in hint, (hint, state["stage"], state["legal"])
         if hint["action"] == "line":
             answer = client.post(f"/api/games/{game_id}/lines", headers=_bearer(token),
@@ -47,9 +47,10 @@ def _to_the_last_stage_2(client: FlaskClient, game_id: str, token: str) -> dict[
 
 
 def _public_reads(live: Live, client: FlaskClient, game_id: str, version: int) -> list[str]:
-    """Everything anyone may read about the game: API, pages, live feed, export."""
+    """Everything anyone may read about the game: API, pages, live feed, export (the
+    hint is the player's only, with the token: RULES E1)."""
     paths = [f"/api/games/{game_id}", f"/api/games/{game_id}/events",
-             f"/api/games/{game_id}/board.txt", f"/api/games/{game_id}/hint",
+             f"/api/games/{game_id}/board.txt",
              "/api/games?limit=100", "/api/games?status=active", "/api/highscores",
              "/", "/games", "/live", f"/games/{game_id}", f"/watch/{game_id}",
              f"/play/{game_id}", "/highscores"]
@@ -115,7 +116,7 @@ def test_RULES_I5_an_ended_ranked_game_reveals_the_committed_seed(live: Live) ->
     created = client.post("/api/games", json={"player_name": "Ada", "difficulty": "easy",
                                               "height": 7, "width": 7}).get_json()
     game_id, token = created["game_id"], created["token"]
-    state = play_hints(flask_send(client), game_id, token, created["state"])
+    state = play_own_moves(flask_send(client), game_id, token, created["state"])  # no hint
     raw = client.get(f"/api/games/{game_id}/events").get_json()["events"]
     types = [e["type"] for e in raw]
     assert types[-3:] == ["game_over", "seed_revealed", "high_scores_entered"]

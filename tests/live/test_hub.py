@@ -32,7 +32,7 @@ def run(coroutine: Coroutine[Any, Any, T]) -> T:
 @pytest.fixture
 def hub(app: Flask) -> Iterator[LiveHub]:
     """The hub of a streams app on `app`'s services, as the streams server has it."""
-    made = streams_app(services_of(app), dict(app.config)).hub
+    made = streams_app(services_of(app)).hub
     yield made
     made.close()
 

@@ -1,4 +1,4 @@
-"""What an app opens is let go in one place (`service.lifecycle`): the live hub's
+"""What an app opens is let go in one place (`service.ops.lifecycle`): the live hub's
 close is registered by its `init_app`; and a stream whose read fails ends cleanly."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service import lifecycle
-from service.live.hub import LiveHub, LiveSettings, StreamRequest
+from service.live.hub import LiveHub, StreamRequest
 from service.live.reads import Page
 from service.live.streams import streams_app
+from service.ops import lifecycle
 from tests.conftest import close_app
 
 from .conftest import live_app
@@ -43,7 +43,7 @@ def test_closes_run_once_the_last_registered_first_and_survive_a_failing_one(
     lifecycle.on_close(app, lambda: calls.append("first"))
     lifecycle.on_close(app, failing)
     lifecycle.on_close(app, lambda: calls.append("last"))
-    with caplog.at_level(logging.ERROR, logger="service.lifecycle"):
+    with caplog.at_level(logging.ERROR, logger="service.ops.lifecycle"):
         lifecycle.close(app)
     lifecycle.close(app)  # a second close finds nothing left
     assert calls == ["last", "failing", "first"]
@@ -53,8 +53,7 @@ def test_closes_run_once_the_last_registered_first_and_survive_a_failing_one(
 def test_the_streams_apps_shutdown_ends_its_streams_stops_its_hub_and_closes(
         app: Flask) -> None:
     closed: list[str] = []
-    streams = streams_app(app.extensions["squares"], dict(app.config),
-                          on_close=lambda: closed.append("store"))
+    streams = streams_app(app.extensions["squares"], on_close=lambda: closed.append("store"))
     messages = iter([{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}])
     sent: list[Message] = []
 
@@ -80,8 +79,9 @@ def test_a_stream_whose_read_fails_ends_and_frees_its_slot(
 
     game_id = app.extensions["squares"].create_game(player_name="Ada", height=7, width=9,
                                                     seed=3).game_id
-    hub = LiveHub(app.extensions["squares"].store, failing_read,
-                  LiveSettings.of(dict(app.config)))
+    services = app.extensions["squares"]
+    hub = LiveHub(services.store, failing_read, services.settings.live,
+                  services.settings.client_salt)
     sent: list[Message] = []
 
     async def send(message: Message) -> None:

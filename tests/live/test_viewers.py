@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from service import config, security
 from service.live.feed import Feed
 from service.live.viewers import Viewers
+from service.ops.settings import CLIENT_SALT_DEFAULT
+from service.services import security
 from service.store import EventStore, make_engine, utcnow
 from service.store.schema import viewers_table
 from service.store.viewers import ViewerRepository
@@ -59,7 +60,7 @@ def proxied(database_url: str) -> Iterator[Live]:
 
 
 def _key(address: str) -> str:
-    return security.client_key(address, config.client_salt())
+    return security.client_key(address, CLIENT_SALT_DEFAULT)
 
 
 def _rows(store: EventStore) -> set[tuple[str, str, str, int]]:
@@ -119,8 +120,8 @@ def test_a_client_on_two_servers_counts_once(database_url: str) -> None:
     """Two apps on one database stand for two server processes behind a balancer."""
     apps = [live_app(database_url, SQUARES_TRUSTED_PROXIES="1") for _ in range(2)]
     try:
-        with streams_server(services_of(apps[0]), dict(apps[0].config)) as streams_a, \
-                streams_server(services_of(apps[1]), dict(apps[1].config)) as streams_b:
+        with streams_server(services_of(apps[0])) as streams_a, \
+                streams_server(services_of(apps[1])) as streams_b:
             a = Live(apps[0], streams_a.port, streams_a.hub)
             b = Live(apps[1], streams_b.port, streams_b.hub)
             game = a.services.create_game(player_name="Ada", height=7, width=9, seed=3)

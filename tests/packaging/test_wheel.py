@@ -89,6 +89,9 @@ def assert_wheel_has_every_file(wheel: Path, src: Path) -> None:
     assert {"migrations/env.py", "migrations/script.py.mako"} <= expected
     assert any(n.startswith("migrations/versions/0001_") for n in expected)
     assert sorted(expected - names) == []
+    # the product only: no test support (squares_testing), tests or benchmarks
+    top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert top == set(PACKAGES), top
 
 
 def make_venv(tmp_path: Path, wheel: Path, env: dict[str, str]) -> Path:
@@ -137,9 +140,10 @@ def test_installed_wheel_migrates_and_serves(tmp_path: Path) -> None:
 
     # The code, the migrations and the default database are the installed package's.
     probe = run([python, "-c", (
-        "import json, cli, migrations, service, service.config as c; print(json.dumps("
-        "[cli.__file__, migrations.__file__, service.__file__, str(c.MIGRATIONS_DIR),"
-        " str(c.DEFAULT_SQLITE_PATH)]))"
+        "import json, cli, migrations, service; from service.store import migrations as m;"
+        " from service.ops import settings as s; print(json.dumps("
+        "[cli.__file__, migrations.__file__, service.__file__, str(m.MIGRATIONS_DIR),"
+        " str(s.DEFAULT_SQLITE_PATH)]))"
     )], cwd, env)
     *modules, migrations_dir, default_db = json.loads(probe.stdout)
     site_packages = venv.resolve() / "lib"

@@ -17,7 +17,7 @@ class Boom(Exception):
 
 
 def _two_workers(database_url: str) -> tuple[Services, Services]:
-    """Two service layers on one database, as two gunicorn workers are."""
+    """Two service layers on one database, as two app workers are."""
     return Services(EventStore.from_url(database_url)), Services(EventStore.from_url(database_url))
 
 

@@ -15,12 +15,12 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from service.domain.fold import apply_all, fold
-from service.domain.players import Greedy
 from service.domain.rules import decide
 from service.domain.state import GameState
 from service.errors import GameNotFound, VersionConflict
 from service.services import Services
 from service.store import EventStore, events_table, games_table, high_scores_table
+from squares_testing.greedy import Greedy
 from tests.factories import EventStreamFactory, GameFactory, store_stream
 
 
@@ -220,7 +220,8 @@ def test_a_failure_inside_a_use_case_leaves_no_partial_write(services: Services)
         planted_id = conn.execute(
             insert(high_scores_table).values(
                 name="Planted", score=1, difficulty="manual", game_id=game.game_id, seat=1,
-                created_at=datetime.now(UTC))
+                created_at=datetime.now(UTC), height=7, width=9, ranking="two_players",
+                hints_recorded=True)
             .returning(high_scores_table.c.id)
         ).scalar_one()
     with store.unit_of_work(write=False) as uow:

@@ -1,4 +1,5 @@
-"""Export / import of a game as JSON Lines (one `event_to_json` per line)."""
+"""Export / import of a game as JSON Lines (one `event_to_json` per line, and the
+instance's signature last: tests/storage/test_signed_imports.py)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,9 @@ def test_export_delete_import_gives_byte_identical_lines(services: Services) -> 
                               player_name="Gülşen İnce", finished=True, small=True)
     exported = services.export_game(game.game_id)
     assert exported.endswith("\n") and "Gülşen İnce" in exported  # UTF-8, not \u escapes
-    assert exported.splitlines() == [event_to_json(s.event) for s in game.events]
+    *lines, signature = exported.splitlines()
+    assert lines == [event_to_json(s.event) for s in game.events]
+    assert json.loads(signature)["type"] == "signature"
 
     services.delete_game(game.game_id)
     new_id = services.import_game(exported)
@@ -35,7 +38,8 @@ def test_export_delete_import_gives_byte_identical_lines(services: Services) -> 
     assert services.export_game(new_id) == exported
     assert services.get_state(new_id) == game.state
     assert services.get_summary(new_id).status == "finished"
-    entered = sorted((h.seat, h.name) for h in services.high_scores(100) if h.game_id == new_id)
+    table = services.high_scores(100, height=7, width=9, mode="two_players")
+    entered = sorted((h.seat, h.name) for h in table if h.game_id == new_id)
     assert entered == [(1, "Gülşen İnce"), (2, "Ayşe Çelik")]
     assert services.verify(new_id) == []
 
@@ -79,7 +83,7 @@ def test_import_refuses_bad_input_with_the_line_number(services: Services) -> No
     newer = json.loads(lines[1])
     newer["v"] = 99
     error = _refused(services, "\n".join([lines[0], json.dumps(newer)]))
-    assert error.details["line"] == 2 and "newer" in error.details["reason"]
+    assert error.details["line"] == 2 and "no version of this event" in error.details["reason"]
 
 
 def test_RULES_I5_an_unfinished_ranked_game_is_not_imported(services: Services) -> None:

@@ -9,9 +9,12 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from service import config
+from service.ops import settings
+from service.ops.settings import Settings
 from service.services import CreatedGame, Services
 from service.store import ADMIN, REQUEST, EventStore, downgrade, make_engine, metadata, migrate
+from service.store.urls import sqlalchemy_url
+from squares_testing.play import play_unassisted
 from tests.databases import inspector
 from tests.factories import GameFactory
 
@@ -53,11 +56,14 @@ def test_the_migrations_build_exactly_the_declared_schema(empty_database_url: st
 
 
 def _finished_game_at_head(url: str) -> tuple[CreatedGame, str]:
-    """Migrate `url` to head and store a finished game; the game and its export."""
+    """Migrate `url` to head and store a finished game, played move by move (one
+    stored whole would look imported to migration 0011); the game and its export."""
     migrate(url)
     services = Services.from_url(url)
     try:
-        game = GameFactory.create(services=services, finished=True, small=True)
+        game = services.create_game(player_name="Ayşe", height=7, width=9,
+                                    difficulty="easy")
+        play_unassisted(services, game.game_id, game.token, game.state)
         return game, services.export_game(game.game_id)
     finally:
         services.store.dispose()
@@ -92,11 +98,13 @@ def test_database_url_defaults_to_the_instance_sqlite_file(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("DATABASE_URL", raising=False)
-    assert config.database_url() == f"sqlite:///{config.REPO_ROOT / 'instance' / 'squares.db'}"
+    assert Settings.from_env().database_url == \
+        f"sqlite:///{settings.REPO_ROOT / 'instance' / 'squares.db'}"
     monkeypatch.setenv("DATABASE_URL", "postgresql://u@127.0.0.1:5/db")
-    assert config.database_url() == "postgresql://u@127.0.0.1:5/db"
-    assert config.sqlalchemy_url(config.database_url()) == "postgresql+psycopg://u@127.0.0.1:5/db"
-    assert config.sqlalchemy_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
+    url = Settings.from_env().database_url
+    assert url == "postgresql://u@127.0.0.1:5/db"
+    assert sqlalchemy_url(url) == "postgresql+psycopg://u@127.0.0.1:5/db"
+    assert sqlalchemy_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
 
 
 def test_sqlite_connections_use_the_documented_pragmas(tmp_path) -> None:
@@ -155,7 +163,7 @@ def test_0003_renames_the_schema_version_column_and_keeps_every_row(
             versions = conn.exec_driver_sql("SELECT DISTINCT version FROM events").scalars()
             assert set(versions) == {1, 2, 3}  # stage_advanced v1, line_placed v2, game_created v3, ...
             count = conn.exec_driver_sql("SELECT count(*) FROM events").scalar()
-            assert count == len(game.events)
+            assert count == exported.count("\n") - 1  # the events, not the signature
     finally:
         engine.dispose()
 
@@ -202,10 +210,57 @@ def test_0004_fills_the_field_size_of_existing_games_and_their_high_scores(
     try:
         summary = services.get_summary(game.game_id)
         assert (summary.height, summary.width) == (7, 9)
-        sizes = {(h.game_id, h.height, h.width) for h in services.high_scores(100)}
-        assert (game.game_id, 7, 9) in sizes and (None, None, None) in sizes
-        assert [h.game_id for h in services.high_scores(100, height=7, width=9)] == [
-            game.game_id]
+        with services.store.unit_of_work(write=False) as uow:
+            rows = uow.high_scores.of_game(game.game_id)
+        assert [(h.height, h.width) for h in rows] == [(7, 9)]
+        # rows without a game: the default field's (migration 0011)
+        assert {(h.game_id, h.height, h.width) for h in services.high_scores(100)} == {
+            (None, 19, 33)}
+        assert services.verify() == []
+    finally:
+        services.store.dispose()
+
+
+def test_RULES_E1_M2_0011_sorts_existing_entries_into_their_tables(
+        empty_database_url: str) -> None:
+    """RULES E1, M2 for the rows of before: two-player and online entries move to their
+    mode's table, an imported game (its events stamped with one time, no signature then)
+    becomes an archive game whose entries are ranked nowhere, entries of games keep
+    their table marked "hints not recorded", rows without a field join the default
+    field."""
+    url = empty_database_url
+    migrate(url)
+    services = Services.from_url(url)
+    try:
+        solo, pair = (services.create_game(player_name=name, height=7, width=9,
+                                           difficulty="easy", mode=mode,
+                                           second_name=second)
+                      for name, mode, second in (("Ayşe", "vs_computer", None),
+                                                 ("Ali", "two_players", "Veli")))
+        for game in (solo, pair):  # played move by move, as a server plays them
+            play_unassisted(services, game.game_id, game.token, game.state)
+        exported = services.export_game(solo.game_id)
+        services.delete_game(solo.game_id)  # its entry stays, without its game
+        imported = services.import_game(exported)
+    finally:
+        services.store.dispose()
+    downgrade(url, "0010")
+    migrate(url)
+    services = Services.from_url(url)
+    try:
+        assert services.get_summary(imported).origin == "archive"  # one time stamp
+        assert services.get_summary(pair.game_id).origin == "here"
+        main = services.high_scores(100, height=7, width=9)
+        assert [(h.game_id, h.seat, h.hints_recorded) for h in main] == [(None, 1, False)]
+        pairs = services.high_scores(100, height=7, width=9, mode="two_players")
+        assert sorted((h.game_id, h.seat, h.ranking) for h in pairs) == [
+            (pair.game_id, 1, "two_players"), (pair.game_id, 2, "two_players")]
+        with services.store.unit_of_work(write=False) as uow:
+            archived = uow.high_scores.of_game(imported)
+        assert [(h.ranking, h.hints_recorded) for h in archived] == [("archive", False)]
+        defaults = services.high_scores(100)
+        assert len(defaults) == 5 and {h.source for h in defaults} == {"original"}
+        assert all(h.hints_recorded for h in defaults)
         assert services.verify() == []
     finally:
         services.store.dispose()

@@ -74,7 +74,8 @@ def test_every_row_the_store_writes_carries_its_skeleton(services: Services,
     assert rows["Gülşen İnce"] == skeleton("Gülşen İnce")
     assert rows["Ayşe Çelik"] == skeleton("Ayşe Çelik")
     assert rows["Zeynep"] == skeleton("Zeynep")
-    assert {h.name for h in services.high_scores(100) if h.game_id == game.game_id} == {
+    table = services.high_scores(100, height=7, width=9, mode="two_players")
+    assert {h.name for h in table if h.game_id == game.game_id} == {
         "Gülşen İnce", "Ayşe Çelik"}
 
     services.reset_high_scores()

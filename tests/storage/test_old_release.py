@@ -140,7 +140,7 @@ def play_to_the_end(services: Services, game_id: str, tokens: dict[int, str]) ->
             services.play_computer_turn(game_id, tokens[1])
             continue
         token = tokens[state.turn]
-        command = services.hint(game_id, token)
+        command = services.hint(game_id, token).command  # (the game is then assisted)
         if isinstance(command, PlaceLine):
             services.place_line(game_id, token, command.x, command.y, state.version)
         else:

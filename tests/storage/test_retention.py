@@ -11,11 +11,11 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy import func, select, update
 
-from service import config, security
 from service.domain.commands import RuleViolation
 from service.domain.events import GameAbandoned
 from service.errors import GameNotFound, InviteExpired, TooManyGames
-from service.services import CreatedGame, Services
+from service.ops.settings import CLIENT_SALT_DEFAULT, SettingError, Settings
+from service.services import CreatedGame, Services, security
 from service.store import (
     EventStore,
     downgrade,
@@ -100,12 +100,13 @@ def test_the_setting_comes_from_the_environment(services: Services,
     for raw, expected in (("12h", timedelta(hours=12)), ("90", timedelta(seconds=90)),
                           ("2w", 2 * WEEK)):
         monkeypatch.setenv("SQUARES_ABANDON_AFTER", raw)
-        assert services.abandon_after == expected
+        assert Settings.from_env().abandon_after == expected
     for bad in ("soon", "30", "-5m"):
         monkeypatch.setenv("SQUARES_ABANDON_AFTER", bad)
-        with pytest.raises(ValueError):
-            config.abandon_after()
+        with pytest.raises(SettingError, match="SQUARES_ABANDON_AFTER="):
+            Settings.from_env()
     monkeypatch.setenv("SQUARES_ABANDON_AFTER", "1h")
+    services.abandon_after = Settings.from_env().abandon_after  # as a new process reads it
     game = _game(services)
     _at(services, utcnow() + timedelta(hours=1, seconds=1))
     assert services.get_state(game.game_id).abandoned == "idle"
@@ -285,7 +286,7 @@ def test_prune_deletes_only_abandoned_games_abandoned_long_enough_ago(
 
 
 def test_each_address_holds_at_most_its_cap_of_active_games(services: Services) -> None:
-    services.active_games_per_client_setting = 3
+    services.active_games_per_client = 3
     mine = [_game(services, client_address="203.0.113.7") for _ in range(3)]
     with pytest.raises(TooManyGames) as refused:
         _game(services, client_address="203.0.113.7")
@@ -300,7 +301,7 @@ def test_each_address_holds_at_most_its_cap_of_active_games(services: Services) 
     assert _creator(services, mine[0].game_id) is None  # kept only while active
     with pytest.raises(TooManyGames):
         _game(services, client_address="203.0.113.7")
-    services.active_games_per_client_setting = 0  # no cap
+    services.active_games_per_client = 0  # no cap
     _game(services, client_address="203.0.113.7")
 
 
@@ -308,11 +309,11 @@ def test_the_creator_is_stored_as_a_keyed_hash_never_the_address(
         services: Services) -> None:
     game = _game(services, client_address="2001:db8::7")
     stored = _creator(services, game.game_id)
-    assert stored == security.client_key("2001:db8::7", config.client_salt())
+    assert stored == security.client_key("2001:db8::7", CLIENT_SALT_DEFAULT)
     assert stored is not None and "2001" not in stored and len(stored) == 64
     assert security.client_key("2001:db8::7", "another key") != stored
     # one IPv6 client holds a whole /64: it counts as one address
-    assert security.client_key("2001:db8::ffff:1", config.client_salt()) == stored
+    assert security.client_key("2001:db8::ffff:1", CLIENT_SALT_DEFAULT) == stored
     assert _creator(services, _game(services).game_id) is None
 
 
@@ -327,8 +328,9 @@ def test_verify_export_import_and_rebuild_take_abandoned_games(services: Service
     assert len(services.abandon_stale().abandoned) == 2
     assert services.verify() == []
     exported = services.export_game(played.game_id)
-    assert exported.endswith('{"data":{"reason":"idle"},"type":"game_abandoned","v":1}\n'
-                             '{"data":{"seed":"3"},"type":"seed_revealed","v":1}\n')
+    events = exported.rsplit("\n", 2)[0] + "\n"  # without the signature line
+    assert events.endswith('{"data":{"reason":"idle"},"type":"game_abandoned","v":1}\n'
+                           '{"data":{"seed":"3"},"type":"seed_revealed","v":1}\n')
     services.delete_game(played.game_id)
     again = services.import_game(exported)
     assert services.get_summary(again).status == "abandoned"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service import security
+from service.services import security
 
 
 def test_tokens_are_random_and_hashes_salted() -> None:

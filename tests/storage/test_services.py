@@ -21,6 +21,7 @@ from service.errors import (
 )
 from service.services import GameSummary, Services
 from service.store import games_table
+from squares_testing.greedy import Greedy
 from tests.factories import GameFactory, HighScoreFactory
 
 E2_DEFAULTS = [
@@ -53,6 +54,7 @@ def test_create_game_stores_the_first_event_and_a_summary(services: Services) ->
         squares1=0, squares2=0,
         ownerless=created.state.ownerless, round=1, turn=1, stage=1, winner=None,
         height=9, width=11, ranked=False,  # a chosen seed: a practice game
+        assisted=False, origin="here",
     )
     assert summary.created_at == created.events[0].recorded_at
     assert services.get_state(created.game_id) == created.state
@@ -126,7 +128,7 @@ def test_the_computer_plays_its_whole_turn_after_the_humans_turn(services: Servi
     state = created.state
     result = None
     while state.round == 1 and state.turn == 1:
-        result = _play(services, game_id, token, services.hint(game_id))
+        result = _play(services, game_id, token, Greedy().next_command(state))
         state = result.state
     assert result is not None
     kinds = [(type(s.event), s.event.seat) for s in result.events
@@ -167,13 +169,14 @@ def test_computer_vs_computer_is_driven_by_play_computer_turn(services: Services
 def test_a_whole_game_through_the_services_enters_the_high_score_once(
     services: Services,
 ) -> None:
-    """RULES E1: human moves from `hint`, the computer's turns played by the service."""
+    """RULES E1: the human's moves chosen without a hint (the domain's `Greedy`), the
+    computer's turns played by the service."""
     created = services.create_game(player_name="Eda Fırat", difficulty="easy")  # ranked
     game_id, token = created.game_id, created.token
     state = created.state
     all_events = list(created.events)
     while not state.over:
-        result = _play(services, game_id, token, services.hint(game_id))
+        result = _play(services, game_id, token, Greedy().next_command(state))
         all_events += result.events
         state = result.state
     assert [s.seq for s in all_events] == list(range(1, state.version + 1))
@@ -184,9 +187,9 @@ def test_a_whole_game_through_the_services_enters_the_high_score_once(
     summary = services.get_summary(game_id)
     assert summary.status == "finished" and summary.finished_at is not None
     assert summary.scores == tuple(state.scores) and summary.winner == state.winner
-    entries = [h for h in services.high_scores(100) if h.game_id == game_id]
-    assert [(h.name, h.score, h.difficulty, h.seat) for h in entries] == [
-        ("Eda Fırat", state.scores[0], "easy", 1)
+    entries = [h for h in services.high_scores(100) if h.game_id == game_id]  # 19 x 33
+    assert [(h.name, h.score, h.difficulty, h.seat, h.ranking) for h in entries] == [
+        ("Eda Fırat", state.scores[0], "easy", 1, "vs_computer")
     ]
     with pytest.raises(RuleViolation) as caught:
         services.advance(game_id, token)
@@ -199,9 +202,12 @@ def test_a_whole_game_through_the_services_enters_the_high_score_once(
 def test_two_players_both_enter_the_high_score_table(services: Services) -> None:
     game = GameFactory.create(services=services, mode="two_players", second_name="Ayşe",
                               finished=True, small=True)
-    seats = sorted((h.seat, h.name) for h in services.high_scores(100)
-                   if h.game_id == game.game_id)
+    table = services.high_scores(100, height=7, width=9, mode="two_players")
+    seats = sorted((h.seat, h.name) for h in table if h.game_id == game.game_id)
     assert seats == [(1, game.state.seats[0].name), (2, "Ayşe")]
+    # RULES M2: never in the main table, on any size
+    assert not [h for h in services.high_scores(100, height=7, width=9)
+                if h.game_id == game.game_id]
 
 
 def test_get_state_at_a_step_and_events_of(services: Services) -> None:
@@ -257,12 +263,13 @@ def test_high_scores_defaults_order_add_remove_reset(services: Services) -> None
 
 def test_delete_game_keeps_its_high_score_without_the_link(services: Services) -> None:
     game = GameFactory.create(services=services, finished=True, small=True)
-    mine = [h for h in services.high_scores(100) if h.game_id == game.game_id]
+    mine = [h for h in services.high_scores(100, height=7, width=9)
+            if h.game_id == game.game_id]
     assert len(mine) == 1
     services.delete_game(game.game_id)
     with pytest.raises(GameNotFound):
         services.get_state(game.game_id)
-    kept = [h for h in services.high_scores(100) if h.id == mine[0].id]
+    kept = [h for h in services.high_scores(100, height=7, width=9) if h.id == mine[0].id]
     assert [(h.name, h.score, h.game_id) for h in kept] == [(mine[0].name, mine[0].score, None)]
     assert services.verify() == []
 
@@ -288,9 +295,12 @@ def test_prune_unfinished_deletes_only_idle_active_games(services: Services) -> 
 
 def test_hint_is_a_legal_command_for_the_seat_to_move(services: Services) -> None:
     game = GameFactory.create(services=services, turns=2)
-    hint = services.hint(game.game_id)
-    assert isinstance(hint, PlaceLine | Advance) and hint.seat == game.state.turn
-    _play(services, game.game_id, game.token, hint)
+    with pytest.raises(TokenMissing):  # a hint is the player's (RULES E1)
+        services.hint(game.game_id)
+    hint = services.hint(game.game_id, game.token)
+    command = hint.command
+    assert isinstance(command, PlaceLine | Advance) and command.seat == game.state.turn
+    _play(services, game.game_id, game.token, command)
 
 
 def test_admin_inputs_out_of_range_are_refused_not_crashed(services: Services) -> None:

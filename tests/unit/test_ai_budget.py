@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from service.domain.ai import budget, strategy_for, worst
+from service.domain.ai import budget, strategy_for
 from service.domain.ai.budget import Budget
 from service.domain.ai.compact import Board, chain_of
-from service.domain.ai.stage1 import Stats, exhaustive, random_search
+from service.domain.ai.stage1 import Stats, exhaustive
 from service.domain.ai.stage2 import choose, least_give_away
+from service.domain.ai.walks import random_search
 from service.domain.commands import Advance, PlaceLine
 from service.domain.fold import apply_all
 from service.domain.rules import decide
 from service.domain.start import game_rng
+from squares_testing import worst
 
 # One walk or one exhaustive call may run past the last unit: by at most this.
 OVERSHOOT = 4_000

@@ -11,12 +11,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.domain.ai import budget, hint, strategy_for, worst
+from service.domain.ai import budget, hint, strategy_for
 from service.domain.commands import NewGame
 from service.domain.fold import apply_all
 from service.domain.players import play_turn
 from service.domain.start import LEVELS, start_state
 from service.domain.state import GameState
+from squares_testing import worst
 
 GAME_TURNS = 6  # turns of each real game whose positions are decided
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from prometheus_client.metrics import MetricWrapperBase
 
-from service import metrics
+from service.ops import metrics
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 SUFFIXES = ("_bucket", "_count", "_sum", "_total")

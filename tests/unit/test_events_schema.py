@@ -8,6 +8,7 @@ import json
 import pytest
 
 from service.domain.events import (
+    UPCASTER_ADDS,
     UPCASTERS,
     EventFormatError,
     LinePlaced,
@@ -63,3 +64,36 @@ def test_strict_decoding_refuses_unknown_or_missing_fields() -> None:
     raw["data"]["extra"] = 1  # type: ignore[index]
     with pytest.raises(EventFormatError):
         event_from_dict(raw, strict=True)
+
+
+@pytest.mark.parametrize("v", [0, -1, 2, 10**19])
+def test_an_event_of_a_version_that_does_not_exist_is_refused(v: int) -> None:
+    """Issue 34: an import refuses an unknown ``v`` (here of a version-1 event)."""
+    raw = {"type": "stage_advanced", "v": v,
+           "data": {"seat": 1, "stage": 2, "turn": 1, "round": 1, "reason": "player"}}
+    with pytest.raises(EventFormatError, match="no version of this event"):
+        event_from_dict(raw, strict=True)
+    raw["v"] = 1
+    assert event_from_dict(raw, strict=True)
+
+
+def test_an_old_version_carrying_a_later_version_s_field_is_refused() -> None:
+    """A v2 game_created with the v3 field rules_edition would be read as edition 1,
+    whatever it says: an event is exactly of the version it names."""
+    stream = EventStreamFactory.build(small=True, seed=5)
+    data = stream.events[0].to_dict()["data"]
+    v2 = {k: value for k, value in data.items() if k != "rules_edition"}
+    assert event_from_dict({"type": "game_created", "v": 2, "data": v2},
+                           strict=True).rules_edition == 1  # type: ignore[attr-defined]
+    with pytest.raises(EventFormatError, match="game_created v2 has no rules_edition"):
+        event_from_dict({"type": "game_created", "v": 2, "data": data}, strict=True)
+
+
+def test_each_upcaster_adds_exactly_the_fields_it_declares() -> None:
+    assert set(UPCASTER_ADDS) == set(UPCASTERS)
+    samples = {("line_placed", 1): _v1(True)["data"],
+               ("game_created", 1): {"seed": 5, "height": 7},
+               ("game_created", 2): {"seed": "5", "height": 7}}
+    for key, upcast in UPCASTERS.items():
+        data = samples[key]
+        assert set(upcast(dict(data))) - set(data) == UPCASTER_ADDS[key], key

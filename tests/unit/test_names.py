@@ -10,10 +10,17 @@ from __future__ import annotations
 
 import pytest
 
-from service.config import DEFAULT_HIGH_SCORES
 from service.domain.commands import NewGame, RuleViolation
 from service.domain.fold import fold
-from service.domain.names import NAME_MAX, clean_name, is_default_ignorable, look_alike, skeleton
+from service.domain.names import (
+    MAX_MARKS,
+    NAME_MAX,
+    clean_name,
+    is_default_ignorable,
+    look_alike,
+    skeleton,
+)
+from service.domain.ranking import DEFAULT_HIGH_SCORES
 from service.domain.start import start_game
 
 TABLE = [name for name, _ in DEFAULT_HIGH_SCORES]  # "Eda Fırat" among them
@@ -71,6 +78,31 @@ def test_RULES_blank_looking_names_are_refused(name: str) -> None:
 @pytest.mark.parametrize("name", ["7", "李", "\u0663", "Ali \u2800", "\u00e9"])
 def test_RULES_one_visible_letter_or_digit_is_enough(name: str) -> None:
     assert clean_name(name) == name
+
+
+@pytest.mark.parametrize("name", [
+    "a" + "\u0301" * 31,  # one letter under 31 combining marks (NFKC composes one)
+    "Ali" + "\u035b" * (MAX_MARKS + 1),  # one more than the most
+    "\u0301" * 4 + "Ali",  # marks on no letter at all
+    "Z\u0351\u0352\u0353\u0354algo",
+])
+def test_RULES_names_have_at_most_three_combining_marks_on_a_character(name: str) -> None:
+    assert MAX_MARKS == 3
+    refused = _refused(name)
+    assert refused.message == "a name has at most 3 combining marks on one character"
+
+
+@pytest.mark.parametrize("name", [
+    "\u0f66\u0f92\u0fb2\u0f7c\u0f63\u0f0b\u0f58",  # སྒྲོལ་མ, Drolma: three on its first letter
+    "\u05e9\u05bc\u05c1\u05b8\u05dc\u05d5\u05b9\u05dd",  # pointed Hebrew: three on shin
+    "\u0e01\u0e35\u0e48",  # Thai: a vowel and a tone mark
+    "Nguy\u1ec5n", "Nguye\u0302\u0303n",  # composed by NFKC: no mark left
+    "1\ufe0f\u20e3",  # a keycap: two marks
+])
+def test_RULES_names_of_real_scripts_keep_their_marks(name: str) -> None:
+    import unicodedata
+
+    assert clean_name(name) == unicodedata.normalize("NFKC", name)
 
 
 @pytest.mark.parametrize("name", ["Ali\u200bVeli", "Ali\u202eVeli", "Ali\ue000", "Ali\x07"])

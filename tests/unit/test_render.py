@@ -4,7 +4,7 @@ import re
 
 from service.domain.commands import Explain
 from service.domain.events import MoveExplained
-from service.domain.render import render, render_board, render_piece, render_status
+from service.domain.render import render, render_board, render_status
 
 from .helpers import Game
 
@@ -85,16 +85,6 @@ def test_render_status_shows_the_computer_ai_explanation_and_random_pieces():
     game.advance()
     reported = [line for line in render_status(game.state).splitlines() if "Random Piece" in line]
     assert [line.split()[3] for line in reported] == ["3", "2", "1"]
-
-
-def test_render_piece_draws_the_5x5_figure():
-    assert render_piece(((1, 0), (0, 1), (2, 1))).splitlines() == [
-        "+---+   +",
-        "|   |",
-        "+   +   +",
-        "",
-        "+   +   +",
-    ]
 
 
 def test_rule_T7_colours_human_blue_computer_red_ownerless_green():

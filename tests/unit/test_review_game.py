@@ -31,7 +31,7 @@ from service.domain.events import (
     event_from_dict,
 )
 from service.domain.fold import apply, apply_all, fold
-from service.domain.players import Greedy, play_turn
+from service.domain.players import play_turn
 from service.domain.review.game import NotFinished, review_game
 from service.domain.review.report import (
     MISTAKES_SHOWN,
@@ -45,6 +45,7 @@ from service.domain.review.search import best_stage1
 from service.domain.rules import decide
 from service.domain.start import start_game, start_state
 from service.domain.state import GameState
+from squares_testing.greedy import Greedy
 from squares_testing.play import play_out
 from tests.factories import build_stream
 

@@ -21,7 +21,8 @@ from service.domain.board import geometry
 from service.domain.commands import NewGame, PlaceLine, RuleViolation
 from service.domain.events import LinePlaced, Point
 from service.domain.fold import apply_all
-from service.domain.review.search import Best, best_stage1, least_giving
+from service.domain.review.least import least_giving
+from service.domain.review.search import Best, best_stage1
 from service.domain.rules import decide
 from service.domain.state import GameState
 from squares_testing.play import turn_starts

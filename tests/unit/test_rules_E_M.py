@@ -17,10 +17,10 @@ from service.domain.events import (
     SeedRevealed,
 )
 from service.domain.fold import fold
-from service.domain.players import Greedy
 from service.domain.rules import high_score_entries
 from service.domain.start import start_game
 from service.domain.state import SEAT2, CorruptStream
+from squares_testing.greedy import Greedy
 from squares_testing.play import play_out
 
 from .helpers import Game

@@ -9,10 +9,10 @@ from service.domain.board import geometry
 from service.domain.commands import Advance, NewGame, RuleViolation
 from service.domain.events import GameCreated, PieceInserted
 from service.domain.fold import fold
-from service.domain.players import Greedy
 from service.domain.rules import decide
 from service.domain.start import start_game
 from service.domain.state import EMPTY, SEAT1, SYSTEM
+from squares_testing.greedy import Greedy
 from squares_testing.play import play_out
 
 

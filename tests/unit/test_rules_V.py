@@ -23,11 +23,11 @@ from service.domain.events import (
     event_to_json,
 )
 from service.domain.fold import apply, fold
-from service.domain.players import Greedy
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide
 from service.domain.start import start_game
 from service.domain.state import CorruptStream
+from squares_testing.greedy import Greedy
 from squares_testing.play import play_out
 
 from .helpers import Game

@@ -1,5 +1,5 @@
 """Issue 23, fair play: the choices of committed randomness, practice games, who moves
-first online and hints, pinned as RULES tests (see the README, "Fair play")."""
+first online and hints, pinned as RULES tests (see docs/rules.md, "The project's rule choices")."""
 
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ from service.domain.events import (
     event_from_dict,
 )
 from service.domain.fold import apply_all, fold
-from service.domain.players import Greedy, play_turn
+from service.domain.players import play_turn
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide, high_score_entries
 from service.domain.seeds import SeedUnknown, commitment, new_seed
 from service.domain.start import start_game
 from service.domain.state import CorruptStream
+from squares_testing.greedy import Greedy
 from squares_testing.play import play_out
 
 
@@ -105,8 +106,8 @@ def test_RULES_hints_are_off_online_unless_the_creator_turns_them_on() -> None:
 
 def test_RULES_V1_a_version_1_game_created_is_a_ranked_game_with_a_public_seed() -> None:
     (created,) = start_game(NewGame(seed=9, player_name="Ada", height=7, width=9))
-    data = {k: v for k, v in created.to_dict()["data"].items()
-            if k not in ("seed_commitment", "ranked", "first_seat", "hints")}
+    data = {k: v for k, v in created.to_dict()["data"].items()  # the fields of v1
+            if k not in ("seed_commitment", "ranked", "first_seat", "hints", "rules_edition")}
     old = event_from_dict({"type": "game_created", "v": 1, "data": {**data, "seed": 9}},
                           strict=True)
     assert isinstance(old, GameCreated)

@@ -1,6 +1,6 @@
 """RULES M, extended: the online mode (the rules page knows only one screen).
 
-Choices, also in the README: the creator sits in seat 1; who moves first is drawn
+Choices, also in docs/rules.md: the creator sits in seat 1; who moves first is drawn
 from the game's committed seed (``first_seat`` of ``game_created``), so neither
 player chooses it; seat 2 is open until a friend claims it, and nobody moves before
 that; the claim is an event (``seat_claimed``) naming the seat; both humans of a

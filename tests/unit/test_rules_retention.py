@@ -1,7 +1,7 @@
 """Retention, a rule of the service (RULES.md has no clock): an unfinished game that
 nobody touches is abandoned.
 
-Choices, also in the README: a game untouched for the retention time
+Choices, also in docs/rules.md: a game untouched for the retention time
 (``SQUARES_ABANDON_AFTER``, 7 days) is abandoned (``idle``); an online game whose
 invitation expired unclaimed is abandoned at once (``invite_expired``); the
 abandonment is an event, ``game_abandoned``, after which nothing is played; the game

@@ -1,6 +1,6 @@
 from service.domain.commands import NewGame
 from service.domain.fold import fold
-from service.domain.players import Greedy
+from squares_testing.greedy import Greedy
 from squares_testing.play import play_out
 
 

@@ -18,6 +18,7 @@ from service.domain.events import (
     GameOver,
     HighScoreEntry,
     HighScoresEntered,
+    HintUsed,
     LinePlaced,
     MoveExplained,
     PieceInserted,
@@ -30,6 +31,7 @@ from service.domain.names import NAME_MAX
 from service.domain.pieces import MAX_TRIES
 from service.domain.random_lines import RULES_EDITION, initial_line_count
 from service.domain.rules import PENALTY
+from service.domain.signing import sign
 from service.domain.start import start_game
 from service.errors import InvalidStream
 from service.services import streams
@@ -82,7 +84,8 @@ def test_the_event_cap_counts_every_event_a_turn_can_have() -> None:
     g = geometry(MAX_HEIGHT, MAX_WIDTH)
     slots = len(g.inner_slots) - initial_line_count(g, RULES_EDITION)
     assert streams.open_slots() == slots == 1013  # the same by every rules edition
-    assert MAX_EVENTS == streams.most_events() == 2 + slots + slots * 8 + 3
+    # game_created, seat_claimed, hint_used; the turns; the three ending events
+    assert MAX_EVENTS == streams.most_events() == 3 + slots + slots * 8 + 3
     assert streams.most_events(MIN_SIZE, MIN_SIZE) < MAX_EVENTS
 
 
@@ -122,10 +125,12 @@ def test_each_kind_of_event_fits_its_size_in_the_stream_cap() -> None:
     for allowance, event in largest.items():
         assert _canonical_bytes(event) <= allowance, event.TYPE
     entry = HighScoreEntry(2, LONG_NAME, -9999, "computer_vs_computer")
-    ending = [SeatClaimed(2, LONG_NAME), GameOver((-9999, -9999), (800, 800), 800, 2),
+    ending = [SeatClaimed(2, LONG_NAME), HintUsed(2), GameOver((-9999, -9999), (800, 800), 800, 2),
               SeedRevealed("f" * 32), HighScoresEntered((entry, entry))]
     loosely = sum(len(json.dumps(e.to_dict())) + 1 for e in ending)  # names escaped
     assert loosely <= streams.ENDING_BYTES
+    signed = streams.to_jsonl([], sign([], b"k" * 32))  # the signature line alone
+    assert len(signed.encode()) <= streams.SIGNATURE_BYTES
     assert MAX_STREAM_BYTES == streams.most_stream_bytes() > MAX_EVENTS * 200
 
 

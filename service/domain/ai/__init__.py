@@ -4,13 +4,15 @@
 - `budget`: the work budget of one decision (units of lines drawn, fixed per
   decision so play is deterministic; a CPU time limit only as a logged and
   counted last resort);
-- `stage1`: A1's random walks and the expert's exhaustive path search, both
-  stepping only from the box the previous step named (amended A1);
+- `stage1`: the expert's exhaustive path search and `walks`, A1's random walks,
+  both stepping only from the box the previous step named (amended A1); `points`,
+  the exhaustive search counting points only;
 - `stage2`: A3's extra line (safe line, else the least give-away; expert
   prefers lines that lengthen no chain of two-sided boxes and samples the
-  stage-3 pieces with the rules' own generator, `pieces.draw_piece`);
-- `player`: the `players.Strategy` that explains, plays and advances (A2);
-- `worst`: crafted worst positions for the budget's benchmark and tests.
+  stage-3 pieces, `sampling`, with the rules' own generator, `pieces.draw_piece`);
+- `player`: the `players.Strategy` that explains, plays and advances (A2).
+(The crafted worst positions of the budget's benchmark and tests are in
+`squares_testing.worst`.)
 
 Budget: every decision (a stage-1 plan, a stage-2 line, a hint) gets
 `budget.STAGE1_UNITS` or `budget.STAGE2_UNITS` units. Random walks stop

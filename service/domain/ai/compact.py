@@ -8,8 +8,10 @@ in the inner loops.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from ..board import geometry
 from ..random_lines import PIECE_SIZES
@@ -28,6 +30,10 @@ class Tables:
     boxes_of: list[tuple[int, ...]]  # cell -> the boxes a slot borders (empty if no slot)
     nbrs: list[tuple[tuple[int, int], ...]]  # cell -> ((direction, neighbour box), ...)
     adjacent: frozenset[int]  # index differences of 4-neighbouring boxes
+    box_sides: Callable[[bytearray], tuple[int, ...]]  # sides -> every box's count, in order
+    edges: list[tuple[tuple[int, int], ...]]  # box -> ((side slot, box across it or -1), ...)
+    around: list[tuple[int, ...]]  # box -> its neighbour boxes (in `nbrs` order)
+    reach: list[tuple[int, ...]]  # slot -> the boxes it borders and their neighbours
 
 
 @lru_cache(maxsize=16)
@@ -41,6 +47,11 @@ def tables(height: int, width: int) -> Tables:
         nbrs[b] = g.neighbours[b]
     for s in g.slots:
         boxes_of[s] = g.boxes_of_slot[s]
+    edges: list[tuple[tuple[int, int], ...]] = [()] * g.cells
+    around: list[tuple[int, ...]] = [()] * g.cells
+    for b in g.boxes:
+        edges[b] = tuple((s, next((o for o in boxes_of[s] if o != b), -1)) for s in sides_of[b])
+        around[b] = tuple(nb for _, nb in nbrs[b])
     return Tables(
         width=width,
         height=height,
@@ -50,6 +61,10 @@ def tables(height: int, width: int) -> Tables:
         boxes_of=boxes_of,
         nbrs=nbrs,
         adjacent=frozenset((2, -2, 2 * width, -2 * width)),
+        box_sides=itemgetter(*g.boxes),  # a field has at least 9 boxes: always a tuple
+        edges=edges,
+        around=around,
+        reach=[tuple(sorted({c for b in near for c in (b, *around[b])})) for near in boxes_of],
     )
 
 

@@ -12,7 +12,7 @@ could then square)". A rule choice (issue 25), pinned by `RULES_A3` tests:
 
 Every level takes a safe line where one exists (A3's preference), the lower ones and
 hard at random, expert by sampling the stage-3 pieces (`stage2.choose`). The measured
-ladder is in the README ("Levels ladder").
+ladder is in docs/levels.md.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from ..rules import regular_squares
 from ..seeds import game_rng
 from ..start import LEVELS
 from ..state import GameState
-from . import budget, measures, stage1, stage2
+from . import budget, measures, stage1, stage2, walks
 from .budget import Budget
 from .compact import Board, chain_of
 
@@ -67,22 +67,22 @@ class ComputerPlayer:
         board, chain = Board.of(state), chain_of(state)
         clock = Budget(budget.STAGE1_UNITS)
         if self.level != "expert":
-            rng = game_rng(state.seed(), state.version, f"ai:{self.level}:1")
-            return stage1.random_search(board, chain, TRIALS[self.level], rng, self.stats, clock)
+            rng = game_rng(state.seed(), state.rng_version, f"ai:{self.level}:1")
+            return walks.random_search(board, chain, TRIALS[self.level], rng, self.stats, clock)
         search = stage1.exhaustive(board, chain, self.stats, min(EXPERT_BUDGET, clock.left),
                                    ties=TIES - 1, clock=clock)
         if search.complete:
             return _least_left(board, search, self.stats, clock)
         # Out of budget: also run hard's own walks (with what is left of the
         # budget, at least a quarter of it), so expert rarely scores less.
-        rng = game_rng(state.seed(), state.version, f"ai:{HARD}:1")
+        rng = game_rng(state.seed(), state.rng_version, f"ai:{HARD}:1")
         clock.left = max(clock.left, budget.STAGE1_UNITS // 4)
-        walks = stage1.random_search(board, chain, TRIALS[HARD], rng, self.stats, clock)
-        best = walks.best if walks.best.points > search.best.points else search.best
-        return stage1.Search(best, search.starts, search.trials + walks.trials, False)
+        walked = walks.random_search(board, chain, TRIALS[HARD], rng, self.stats, clock)
+        best = walked.best if walked.best.points > search.best.points else search.best
+        return stage1.Search(best, search.starts, search.trials + walked.trials, False)
 
     def stage2(self, state: GameState) -> stage2.Extra:
-        rng = game_rng(state.seed(), state.version, f"ai:{self.level}:2")
+        rng = game_rng(state.seed(), state.rng_version, f"ai:{self.level}:2")
         measure = measures.MEASURES[self.level]
         if measure != "exact":
             return measures.choose(Board.of(state), rng, measure)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ..commands import Advance, Command, PlaceLine
 from ..seeds import game_rng
 from ..state import GameState
-from . import stage2
+from . import sampling, stage2
 from .compact import Board, chain_of, starts
 from .stage1 import NO_PATH, Path, Stats, best_points, exhaustive
 
@@ -60,7 +60,7 @@ class ReferencePlayer:
         seat = state.turn
         if state.over or state.stage == 3 or (state.stage == 2 and state.stage2_line_placed):
             return Advance(seat)
-        rng = game_rng(state.seed(), state.version, "ai:reference")
+        rng = game_rng(state.seed(), state.rng_version, "ai:reference")
         board = Board.of(state)
         w = state.width
         if state.stage == 1:
@@ -124,7 +124,7 @@ class ReferencePlayer:
             for seed in seeds:
                 after = board.copy()
                 after.draw(slot)
-                stage2.insert_pieces(after, random.Random(seed))
+                sampling.insert_pieces(after, random.Random(seed))
                 total -= self._their_turn(after, seed)
             value = points + total / len(seeds)
             if best is None or value > best.value:
@@ -161,5 +161,5 @@ class ReferencePlayer:
             return taken
         line = self._candidates(after)[0]
         after.draw(line)
-        stage2.insert_pieces(after, random.Random(seed ^ 0x5EED))
+        sampling.insert_pieces(after, random.Random(seed ^ 0x5EED))
         return taken - best_points(after, self.stats, budget=SEARCH)

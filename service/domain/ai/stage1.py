@@ -3,24 +3,21 @@
 A path is the list of lines a player draws in one stage 1; each line forms the
 box chosen as the next target (and maybe the box across it, which scores as
 T2 says but is never stepped from: amended A1). So the start box plus the
-directions name, in order, the box each line is aimed at. Random walks follow
-A1 literally; the exhaustive search (expert) tries every such walk.
+directions name, in order, the box each line is aimed at. Random walks
+(`walks`) follow A1 literally; the exhaustive search (expert) tries every such
+walk.
 
-Budget (`budget.Budget`): `random_search` walks every start once, then the
-forked starts' other walks, until the units are spent, keeping the best walk
-found; `exhaustive` stops at its node limit (or the last-resort time limit) and says so
-(``complete`` False), keeping the best path found.
+Budget (`budget.Budget`): `exhaustive` stops at its node limit (or the last-resort
+time limit) and says so (``complete`` False), keeping the best path found.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import repeat
 
 from .budget import Budget
 from .compact import Board, Chain, starts
+from .points import BOUND_CHANGE, most_points
 
 
 @dataclass(frozen=True)
@@ -53,88 +50,6 @@ class Search:
     nodes: int = 0  # lines the exhaustive search drew
 
 
-def walk(board: Board, start: int, chain: Chain, rng: random.Random) -> tuple[Path, bool]:
-    """One A1 walk from `start`; also whether it met a fork (a random choice).
-
-    The walk draws on `board` itself and undoes its lines before returning.
-    """
-    t = board.t
-    lines, sides = board.lines, board.sides
-    sides_of, boxes_of, nbrs, adjacent = t.sides_of, t.boxes_of, t.nbrs, t.adjacent
-    target = start
-    points = 0
-    slots: list[int] = []
-    directions: list[int] = []
-    forked = False
-    try:
-        while True:
-            for s in sides_of[target]:
-                if not lines[s]:
-                    break
-            lines[s] = 1
-            slots.append(s)
-            formed = []
-            for b in boxes_of[s]:
-                sides[b] += 1
-                if sides[b] == 4:
-                    formed.append(b)
-            if chain is not None:
-                formed = [b for b in formed if any(b - c in adjacent for c in chain)]
-            points += len(formed)
-            chain = formed
-            # RULES A1: the walk steps from the box it aimed at, never from a
-            # second box the same line formed (that one only scores).
-            options = [(d, nb) for d, nb in nbrs[target] if sides[nb] == 3]
-            if not options:
-                return Path(points, start, tuple(directions), tuple(slots)), forked
-            if len(options) == 1:
-                d, target = options[0]
-            else:
-                forked = True
-                d, target = options[rng.randrange(len(options))]
-            directions.append(d)
-    finally:
-        for s in slots:
-            lines[s] = 0
-            for b in boxes_of[s]:
-                sides[b] -= 1
-
-
-def random_search(board: Board, chain: Chain, n: int, rng: random.Random, stats: Stats,
-                  budget: Budget | None = None) -> Search:
-    """A1: `n` walks from every start; the best path (ties: the first found).
-
-    A walk that meets no fork is the only walk its start has, so the other n - 1
-    trials of that start would repeat it exactly; they are counted, not re-run.
-
-    Budget: every start is walked once first (in order), then the starts that
-    forked get their other n - 1 walks, start by start. Each walk costs its lines
-    plus one unit; when `budget` is spent the search stops and keeps the best path
-    found so far (``complete`` is then False).
-    """
-    found = starts(board, chain)
-    forked: list[int] = []
-
-    def order() -> Iterator[int]:
-        yield from found  # every start once first
-        for b in forked:  # then the forked starts' other walks
-            yield from repeat(b, n - 1)
-
-    best = NO_PATH
-    for i, b in enumerate(order()):
-        if budget is not None and budget.out:
-            return Search(best, len(found), len(found) * n, False)
-        path, forks = walk(board, b, chain, rng)
-        stats.walks += 1
-        if budget is not None:
-            budget.spend(len(path.slots) + 1)
-        if path.points > best.points:
-            best = path
-        if forks and i < len(found):
-            forked.append(b)
-    return Search(best, len(found), len(found) * n, True)
-
-
 class _Stop(Exception):
     pass
 
@@ -165,17 +80,17 @@ def exhaustive(
     most n2 + 2 * n3 (unformed boxes with 2 and 3 sides now).
     """
     t = board.t
-    work = board.copy()
-    lines, sides = work.lines, work.sides
-    sides_of, boxes_of, nbrs, adjacent = t.sides_of, t.boxes_of, t.nbrs, t.adjacent
-    n2 = n3 = 0
-    if touched is None:  # the bound (no pruning when `touched` is collected)
-        for b in t.boxes:
-            if sides[b] == 2:
-                n2 += 1
-            elif sides[b] == 3:
-                n3 += 1
+    lines, sides = list(board.lines), list(board.sides)  # the search's copy; lists index faster
+    boxes_of, nbrs, adjacent, reach = t.boxes_of, t.nbrs, t.adjacent, t.reach
+    edges = t.edges
+    prune = touched is None  # (no pruning when `touched` is collected)
+    bound = 0
+    if prune:  # n2 + 2 * n3, see `points.BOUND_CHANGE`
+        values = t.box_sides(board.sides)
+        bound = values.count(2) + 2 * values.count(3)
+    slack = 0 if ties else 1
     best = NO_PATH
+    top = 0  # best.points
     equal: list[Path] = []
     seen: set[frozenset[int]] = set()
     nodes = leaves = 0
@@ -183,34 +98,28 @@ def exhaustive(
     directions: list[int] = []
     start = -1
 
-    def go(target: int, chain: Chain, points: int) -> None:
+    def go(target: int, chain: Chain, points: int, bound: int) -> None:
         # The hot loop of the expert: plain loops instead of any()/generators.
-        nonlocal n2, n3, best, equal, seen, nodes, leaves
+        # `bound`: n2 + 2 * n3 before this line (the board is a copy: a stop
+        # leaves it as it is).
+        nonlocal best, top, equal, seen, nodes, leaves
         nodes += 1
         if nodes > budget or (deadline and not nodes & 255 and clock.late()):
             raise _Stop
-        for s in sides_of[target]:
+        for s, _ in edges[target]:
             if not lines[s]:
                 break
         lines[s] = 1
         near = boxes_of[s]
         if touched is not None:
-            touched.update(near)
-            for c in near:
-                for _, nb in nbrs[c]:
-                    touched.add(nb)
+            touched.update(reach[s])
         formed = []
         for b in near:
             old = sides[b]
             sides[b] = old + 1
+            bound += BOUND_CHANGE[old]
             if old == 3:
-                n3 -= 1
                 formed.append(b)
-            elif old == 2:
-                n2 -= 1
-                n3 += 1
-            elif old == 1:
-                n2 += 1
         if chain is not None and formed:
             regular = []
             for b in formed:
@@ -221,53 +130,42 @@ def exhaustive(
             formed = regular
         points += len(formed)
         slots.append(s)
-        try:
-            options = []
-            for option in nbrs[target]:  # RULES A1: only from the box aimed at
-                if sides[option[1]] == 3:
-                    options.append(option)
-            if not options:
-                leaves += 1
-                if points > best.points:
-                    best = Path(points, start, tuple(directions), tuple(slots))
-                    equal, seen = [], {frozenset(slots)}
-                    if enough is not None and points >= enough:
-                        raise _Stop
-                elif (ties and points == best.points and len(equal) < ties
-                      and frozenset(slots) not in seen):
-                    seen.add(frozenset(slots))
-                    equal.append(Path(points, start, tuple(directions), tuple(slots)))
-                return
-            slack = 0 if ties else 1
-            for d, nb in options:
-                if touched is None and points + n2 + 2 * n3 < best.points + slack:
+        leaf = True
+        for d, nb in nbrs[target]:  # RULES A1: only from the box aimed at
+            if sides[nb] == 3:
+                leaf = False
+                if prune and points + bound < top + slack:
                     break
                 directions.append(d)
-                go(nb, formed, points)
+                go(nb, formed, points, bound)
                 directions.pop()
-        finally:
-            slots.pop()
-            lines[s] = 0
-            for b in near:
-                old = sides[b]
-                sides[b] = old - 1
-                if old == 4:
-                    n3 += 1
-                elif old == 3:
-                    n3 -= 1
-                    n2 += 1
-                elif old == 2:
-                    n2 -= 1
+        if leaf:
+            leaves += 1
+            if points > top:
+                best = Path(points, start, tuple(directions), tuple(slots))
+                top = points
+                if ties:
+                    equal, seen = [], {frozenset(slots)}
+                if enough is not None and points >= enough:
+                    raise _Stop
+            elif (ties and points == top and len(equal) < ties
+                  and frozenset(slots) not in seen):
+                seen.add(frozenset(slots))
+                equal.append(Path(points, start, tuple(directions), tuple(slots)))
+        slots.pop()
+        lines[s] = 0
+        for b in near:
+            sides[b] -= 1
 
     found = starts(board, chain) if only is None else only
     deadline = clock is not None
     complete = True
     try:
         for b in found:
-            if touched is None and best.points >= n2 + 2 * n3:
+            if prune and top >= bound:
                 break
             start = b
-            go(b, chain, 0)
+            go(b, chain, 0, bound)
     except _Stop:
         complete = nodes <= budget and not (deadline and clock.late())
     except RecursionError:  # a path longer than Python's stack: let the caller fall back
@@ -285,5 +183,8 @@ def exhaustive(
 def best_points(board: Board, stats: Stats, enough: int | None = None, budget: int = 4_000,
                 clock: Budget | None = None) -> int:
     """The most a player could score in a fresh stage 1 here (at least `enough`
-    means "that much or more": the search stops there)."""
-    return exhaustive(board, None, stats, budget, enough, clock=clock).best.points
+    means "that much or more": the search stops there). `exhaustive`'s figure, by
+    its count-only twin `points.most_points`."""
+    found = most_points(board, stats, budget, enough, clock=clock)
+    assert found is not None  # its starts are the three-sided boxes
+    return found

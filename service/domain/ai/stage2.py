@@ -3,8 +3,8 @@
 Prefer a safe line (afterwards no box has exactly three sides). Without one,
 give away as little as possible: the fewest squares the opponent could chain
 in its next stage 1. The expert also draws the stage-3 random pieces many
-times (with `pieces.draw_piece`, the rules' own generator) and keeps the line
-after which the opponent's best chain is smallest on average.
+times (`sampling`, with `pieces.draw_piece`, the rules' own generator) and keeps
+the line after which the opponent's best chain is smallest on average.
 """
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .. import pieces
 from . import budget
 from .budget import Budget
 from .compact import Board
-from .stage1 import Stats, best_points, exhaustive
+from .points import most_points
+from .sampling import sampled
+from .stage1 import Stats, exhaustive
 
 SHORTLIST = 24  # expert: candidate lines that get sampled (issue 25: was 6)
 SAMPLES = 12  # expert: stage-3 piece sets per candidate, the same for each (was 6)
@@ -160,10 +161,13 @@ def least_give_away(
                 searched += 1
                 board.draw(s)
                 enough = None if least is None else least + 1
-                found = exhaustive(board, None, stats, min(4_000, max(clock.left, 8)), enough,
-                                   only=redo, clock=clock)
+                units = min(4_000, max(clock.left, 8))
+                points = most_points(board, stats, units, enough, only=redo, clock=clock)
+                if points is None:
+                    points = exhaustive(board, None, stats, units, enough, only=redo,
+                                        clock=clock).best.points
                 board.undo(s)
-                give = max(kept, found.best.points)
+                give = max(kept, points)
         results.append((give, s))
         if least is None or give < least:
             least = give
@@ -193,66 +197,7 @@ def choose(board: Board, rng: random.Random, stats: Stats, sample: bool,
     rng.shuffle(best)
     chains = two_sided_chains(board)
     best.sort(key=lambda s: danger_added(board, chains, s))
-    mean, slot, trials = _sampled(board, best[:SHORTLIST], rng, stats, clock)
+    mean, slot, trials = sampled(board, best[:SHORTLIST], SAMPLES, rng, stats, clock)
     return Extra(slot, least, len(empty), simulated + trials,
                  f"{why}; opponent expects {mean:.1f} after {SAMPLES} samples of the "
                  f"stage-3 pieces")
-
-
-def _sampled(
-    board: Board, candidates: list[int], rng: random.Random, stats: Stats, clock: Budget
-) -> tuple[float, int, int]:
-    """(mean opponent best chain, slot, positions simulated) of the best candidate.
-
-    Each sample is a seed; every candidate is judged on the same samples (the
-    pieces come from the same draws). Different candidates and samples often end
-    on the same board; its figure is searched once and its search counted in
-    `stats` each time, as if it had run again. Once the budget is spent the
-    candidates not yet judged on every sample are dropped (the first one always
-    counts).
-    """
-    seeds = [rng.getrandbits(32) for _ in range(SAMPLES)]
-    best: tuple[float, int] | None = None
-    known: dict[bytes, tuple[int, int, int]] = {}  # lines -> (points, nodes, leaves)
-    judged = 0
-    for slot in candidates:
-        if best is not None and clock.out:
-            break
-        total = 0
-        for seed in seeds:
-            after = board.copy()
-            after.draw(slot)
-            insert_pieces(after, random.Random(seed))
-            key = bytes(after.lines)
-            found = known.get(key)
-            if found is None:
-                work = Stats()
-                found = known[key] = (
-                    best_points(after, work, budget=min(2_000, max(clock.left, 8)), clock=clock),
-                    work.nodes, work.leaves)
-            total += found[0]
-            stats.nodes += found[1]
-            stats.leaves += found[2]
-        judged += 1
-        mean = total / SAMPLES
-        if best is None or mean < best[0]:
-            best = (mean, slot)
-    assert best is not None
-    return best[0], best[1], judged * SAMPLES
-
-
-def insert_pieces(board: Board, rng: random.Random) -> None:
-    """RULES T4 on the compact board: the game's pieces (a 3-, 2- and 1-line piece
-    but on small fields) drawn with the rules' own generator (`pieces.draw_piece`)."""
-    t = board.t
-    w = t.width
-    lines = board.lines
-
-    def is_empty(x: int, y: int) -> bool:
-        return not lines[y * w + x]
-
-    for size in board.pieces:
-        _, placed, _ = pieces.draw_piece(size, t.height, w, is_empty, rng)
-        for x, y in placed:
-            board.draw(y * w + x)
-

@@ -1,7 +1,7 @@
 """The work budget of one game's review (issue 37), in work units only.
 
 A unit is one line drawn by a search (`search.best_stage1`, and the lines
-`search.least_giving` draws to try a slot or a witness). A whole review may spend
+`least.least_giving` draws to try a slot or a witness). A whole review may spend
 `GAME_UNITS`, whatever the game: ~1 s of CPU on the dev machine for the crafted
 worst games (`benchmarks/review.py`), while the reviews of ordinary games spend a
 tenth of it and stay exact. Units alone decide how far each search goes, so a

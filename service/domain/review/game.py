@@ -2,9 +2,9 @@
 
 The events are folded one by one; at each turn's first decision the position the
 player faced is kept, and so are the position before its stage-2 line and the
-lines it drew. Then each position is searched (`search`): the best stage 1 from
-the turn's start, what the stage-2 line played gives the opponent and the least
-any line could have given. A turn's random pieces changed what the next player
+lines it drew. Then each position is searched (`search`, `least`): the best stage 1
+from the turn's start, what the stage-2 line played gives the opponent and the
+least any line could have given. A turn's random pieces changed what the next player
 could take by (the next turn's best) - (what the stage-2 line gave).
 
 Where the game was left (abandoned) in the middle of a stage 1, that last turn is
@@ -16,14 +16,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..ai.compact import Board
+from ..ai.compact import Board, tables
 from ..events import Event, GameCreated, LinePlaced, StageAdvanced
 from ..fold import apply_in_place, fold
 from ..state import GameState
 from .budget import GAME_UNITS, ReviewBudget
+from .least import STAGE2_NODES
 from .passes import Search, Stage1Search, Stage2Search, run_all
 from .report import Review, Stage1Review, TurnReview, summarise
-from .search import STAGE1_NODES, STAGE2_NODES
+from .search import STAGE1_NODES
 
 ALGORITHM = 2  # raise when the review's figures change: `squares review --rebuild`
 
@@ -89,26 +90,31 @@ def _gather(events: Sequence[Event]) -> tuple[list[_Turn], Board]:
     """The turns (each with its positions) and the position after the last of them
     (the game's last, or where a turn left unfinished began)."""
     state: GameState = fold(events[:1])
+    t, pieces = tables(state.height, state.width), state.piece_sizes
+
+    def board() -> Board:
+        return Board(t, bytearray(state.lines), bytearray(state.sides), pieces)
+
     turns: list[_Turn] = []
     current: _Turn | None = None
     final: Board | None = None
     for event in events[1:]:
-        decision = isinstance(event, LinePlaced | StageAdvanced)
-        if decision and current is None:
+        line = isinstance(event, LinePlaced)
+        advance = not line and isinstance(event, StageAdvanced)
+        if current is None and (line or advance):  # the turn's first decision
             seat = state.turn
-            current = _Turn(seat, state.round, state.version, Board.of(state),
-                            state.scores[seat - 1])
-        if isinstance(event, LinePlaced) and event.stage == 2 and current is not None:
-            current.before_stage2 = Board.of(state)
+            current = _Turn(seat, state.round, state.version, board(), state.scores[seat - 1])
+        if line and event.stage == 2 and current is not None:
+            current.before_stage2 = board()
             current.stage2_slot = state.geometry.index(event.x, event.y)
         apply_in_place(state, event)
         if current is None:
             continue
-        if isinstance(event, LinePlaced) and event.stage == 1:
+        if line and event.stage == 1:
             current.played.append((event.x, event.y))
         if current.gained is None and (state.stage != 1 or state.over and state.abandoned is None):
             current.gained = state.scores[current.seat - 1] - current.score
-        if isinstance(event, StageAdvanced) and event.stage == 1:  # the turn ended
+        if advance and event.stage == 1:  # the turn ended
             current.ended_with_pieces = True
             turns.append(current)
             current = None
@@ -121,4 +127,4 @@ def _gather(events: Sequence[Event]) -> tuple[list[_Turn], Board]:
             current = None
     if not state.over:
         raise NotFinished("the game has not ended")
-    return turns, final if final is not None else Board.of(state)
+    return turns, final if final is not None else board()

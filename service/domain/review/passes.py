@@ -13,8 +13,9 @@ from typing import Protocol
 
 from ..ai.compact import Board
 from .budget import ReviewBudget
+from .least import Least, least_giving
 from .report import Stage2Review
-from .search import Best, Least, best_stage1, least_giving
+from .search import Best, best_stage1
 
 ROUNDS = 4
 
@@ -73,7 +74,7 @@ class Stage1Search:
 
 class Stage2Search:
     """What the stage-2 line played gives the next player, and the least any line
-    gives (`search.least_giving`): the first within `stage1_cap` units, the second
+    gives (`least.least_giving`): the first within `stage1_cap` units, the second
     within `stage2_cap` and what the first left of the share."""
 
     def __init__(self, board: Board, slot: int, stage1_cap: int, stage2_cap: int) -> None:

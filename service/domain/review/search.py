@@ -1,4 +1,4 @@
-"""Exact searches behind the review: the best stage 1, and the safest stage-2 line.
+"""The best stage 1 from a position: the review's exact search (`least` builds on it).
 
 Unlike the computer's walks (RULES A1), a player's stage 1 may be any sequence of
 lines that each form at least one regular square (RULES T1/T2): the first line any
@@ -19,12 +19,11 @@ best it has found. `budget` and `passes` share a whole review's units among them
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from ..ai.compact import Board, Chain
+from ..ai.compact import Board, Chain, Tables
 
 STAGE1_NODES = 100_000  # lines drawn by one best-stage-1 search
-STAGE2_NODES = 200_000  # lines drawn by all the searches behind one stage-2 line
 
 # One random 64-bit key per cell: a position's key is the XOR over its drawn lines.
 _KEYS = random.Random(20261125).getrandbits
@@ -37,14 +36,16 @@ def _zobrist(cells: int) -> list[int]:
     return _ZOBRIST
 
 
-@dataclass(frozen=True)
-class Best:
+class Best(NamedTuple):  # (a tuple: made by the thousand, it is made fast)
     """The most points a stage 1 could take from a position, and one way to take them."""
 
     points: int
     lines: tuple[int, ...]  # slot indices, in the order they are drawn
     exact: bool  # False: the node budget ran out (`points` is a lower bound)
     nodes: int
+
+
+NOTHING = Best(0, (), True, 0)  # nothing to take: no line forms a square
 
 
 class _OutOfNodes(Exception):
@@ -62,63 +63,92 @@ def best_stage1(board: Board, chain: Chain = None, nodes: int = STAGE1_NODES,
     `enough`: stop as soon as a sequence takes that many points (the answer is then
     "at least that", still ``exact``). `board` is left as it was."""
     t = board.t
-    lines, sides = board.lines, board.sides
-    sides_of, boxes_of, nbrs, adjacent = t.sides_of, t.boxes_of, t.nbrs, t.adjacent
-    keys = _zobrist(len(lines))
-    memo: dict[tuple[int, Chain], tuple[int, int]] = {}  # -> (points to come, first line)
+    cands = (firsts(t, board.lines, board.sides) if chain is None
+             else following(t, board.lines, board.sides, chain))
+    if not cands:
+        return NOTHING
+    return search(t, list(board.lines), list(board.sides), chain, nodes, enough, cands)
+
+
+def search(t: Tables, lines: list[int], sides: list[int], chain: Chain, nodes: int,
+           enough: int | None, cands: list[int]) -> Best:
+    """`best_stage1` on a board's lines and side counts as lists (lists index faster),
+    which it draws on and leaves as they were; `cands`: the lines that form a regular
+    square now (`firsts`, `following`)."""
+    if not cands:
+        return NOTHING
+    return _explore(t, lines, sides, chain, nodes, enough, cands)
+
+
+def _explore(t: Tables, lines: list[int], sides: list[int], chain: Chain, nodes: int,
+             enough: int | None, cands: list[int]) -> Best:
+    """`search` from a position with something to take."""
+    boxes_of, sides_of, around, adjacent = t.boxes_of, t.sides_of, t.around, t.adjacent
+    keys = _shifted_keys(len(lines))
+    # (points to come, first line) per position: its lines' key, shifted, | its chain's code
+    memo: dict[int, tuple[int, int]] = {}
     path: list[int] = []
     found: list = [0, ()]  # the best points so far along any path, and that path
     count = 0
 
-    def candidates(chain: Chain) -> list[int]:
-        """The distinct lines that form a regular square now."""
-        if chain is None:
-            boxes = [b for b in t.boxes if sides[b] == 3]
-        else:
-            boxes = [nb for c in chain for _, nb in nbrs[c] if sides[nb] == 3]
-        out: list[int] = []
-        for b in boxes:
-            for s in sides_of[b]:
-                if not lines[s]:
-                    if s not in out:
-                        out.append(s)
-                    break
-        return out
-
-    def go(key: int, chain: Chain, points: int) -> int:
-        """The most points still to come from here; records the best path in `found`."""
+    def go(here: int, chain: Chain, points: int, cands: list[int]) -> int:
+        """The most points still to come from the position `here` (not in the memo),
+        whose candidate lines are `cands` (at least one); records the best path in
+        `found`. A position without candidates is never memoised: it is worth 0
+        whenever it is reached again."""
         nonlocal count
-        known = memo.get((key, chain))
-        if known is not None:
-            if points + known[0] > found[0]:
-                note(points + known[0], _follow(board.copy(), memo, keys, key, chain))
-            return known[0]
         value, first = 0, -1
-        for s in candidates(chain):
+        key = here & _LINES
+        for s in cands:
             count += 1
             if count > nodes:
                 raise _OutOfNodes
             lines[s] = 1
             formed = []
+            code = 0  # `_code(formed)`
             for b in boxes_of[s]:
-                sides[b] += 1
-                if sides[b] == 4:
-                    formed.append(b)
-            if chain is not None:  # RULES T2: next to a regular square of the last line
-                formed = [b for b in formed if any(b - c in adjacent for c in chain)]
+                n = sides[b] + 1
+                sides[b] = n
+                if n == 4:
+                    if chain is None:
+                        formed.append(b)
+                        code = code << 13 | b + 1
+                    else:  # RULES T2: next to a regular square of the last line
+                        for c in chain:
+                            if b - c in adjacent:
+                                formed.append(b)
+                                code = code << 13 | b + 1
+                                break
+            after = points + len(formed)
             path.append(s)
-            try:
-                gained = len(formed) + go(key ^ keys[s], tuple(formed), points + len(formed))
-            finally:
-                path.pop()
-                lines[s] = 0
-                for b in boxes_of[s]:
-                    sides[b] -= 1
-            if gained > value:
-                value, first = gained, s
-        memo[(key, chain)] = (value, first)
-        if first < 0 and points > found[0]:
-            note(points, ())
+            there = key ^ keys[s] | code
+            known = memo.get(there)
+            if known is not None:
+                if after + known[0] > found[0]:
+                    note(after + known[0], _follow(Board(t, bytearray(lines), bytearray(sides)),
+                                                   memo, keys, there))
+                after += known[0]
+            else:
+                nxt: list[int] = []  # the candidates after `s`
+                for c in formed:
+                    for nb in around[c]:
+                        if sides[nb] == 3:
+                            for x in sides_of[nb]:
+                                if not lines[x]:
+                                    break
+                            if x not in nxt:
+                                nxt.append(x)
+                if nxt:
+                    after += go(there, formed, after, nxt)
+                elif after > found[0]:
+                    note(after, ())
+            path.pop()
+            lines[s] = 0
+            for b in boxes_of[s]:
+                sides[b] -= 1
+            if after - points > value:
+                value, first = after - points, s
+        memo[here] = (value, first)
         return value
 
     def note(total: int, rest: tuple[int, ...]) -> None:
@@ -129,128 +159,90 @@ def best_stage1(board: Board, chain: Chain = None, nodes: int = STAGE1_NODES,
 
     exact = True
     try:
-        go(0, chain, 0)
-    except _OutOfNodes:
-        exact = False
-    except _Enough:
-        pass
+        go(_code(chain), chain, 0, cands)
+    except (_OutOfNodes, _Enough) as stop:
+        exact = not isinstance(stop, _OutOfNodes)
+        for s in path:  # the lines drawn when it stopped
+            lines[s] = 0
+            for b in boxes_of[s]:
+                sides[b] -= 1
     return Best(found[0], tuple(found[1]), exact, min(count, nodes))
 
 
-def _follow(board: Board, memo: dict[tuple[int, Chain], tuple[int, int]], keys: list[int],
-            key: int, chain: Chain) -> tuple[int, ...]:
-    """Replay the memo's best first lines from (key, chain) on `board` (a scratch copy)."""
+# A position's memo key: the XOR of its lines' keys shifted left by `_SHIFT`, with the
+# code of its chain (`_code`) in the low bits: one int, the same as the pair.
+_SHIFT = 26
+_LINES = ~((1 << _SHIFT) - 1)
+_SHIFTED: list[int] = []
+
+
+def _shifted_keys(cells: int) -> list[int]:
+    if len(_SHIFTED) < cells:
+        _SHIFTED[:] = [k << _SHIFT for k in _zobrist(cells)]
+    return _SHIFTED
+
+
+def _code(chain: Chain) -> int:
+    """A chain (None, or the one or two boxes a line formed) as an int below 2 ** 26:
+    13 bits per box, each box + 1 (cells are fewer than 2 ** 13 - 1: 41 x 81 at most)."""
+    code = 0
+    for b in chain or ():
+        code = code << 13 | b + 1
+    return code
+
+
+def firsts(t: Tables, lines: bytearray | list[int], sides: bytearray) -> list[int]:
+    """The distinct lines that form a square now (a stage 1's first line), in the order
+    of their boxes. `sides` as a bytearray: its three-sided boxes are found by `find`
+    (only boxes have sides)."""
+    out: list[int] = []
+    sides_of = t.sides_of
+    find = sides.find
+    b = find(3)
+    while b >= 0:
+        for s in sides_of[b]:
+            if not lines[s]:
+                if s not in out:
+                    out.append(s)
+                break
+        b = find(3, b + 1)
+    return out
+
+
+def following(t: Tables, lines: bytearray | list[int], sides: bytearray | list[int],
+              chain: tuple[int, ...]) -> list[int]:
+    """The distinct lines that form a square next to the `chain` (RULES T2)."""
+    out: list[int] = []
+    sides_of = t.sides_of
+    for b in [nb for c in chain for nb in t.around[c] if sides[nb] == 3]:
+        for s in sides_of[b]:
+            if not lines[s]:
+                if s not in out:
+                    out.append(s)
+                break
+    return out
+
+
+def _follow(board: Board, memo: dict[int, tuple[int, int]], keys: list[int],
+            here: int) -> tuple[int, ...]:
+    """Replay the memo's best first lines from the position `here` on `board` (a
+    scratch copy)."""
     out: list[int] = []
     adjacent = board.t.adjacent
     while True:
-        known = memo.get((key, chain))
+        known = memo.get(here)
         if known is None or known[1] < 0:
             return tuple(out)
         s = known[1]
         formed = board.draw(s)
-        if chain is not None:
-            formed = [b for b in formed if any(b - c in adjacent for c in chain)]
-        chain = tuple(formed)
-        key ^= keys[s]
+        chain = here & ~_LINES
+        if chain:
+            chain_boxes = _decode(chain)
+            formed = [b for b in formed if any(b - c in adjacent for c in chain_boxes)]
+        here = ((here & _LINES) ^ keys[s]) | _code(formed)
         out.append(s)
 
 
-@dataclass(frozen=True)
-class Least:
-    """The stage-2 line that leaves the next player the least for their stage 1."""
-
-    points: int  # what the next player could then take (`best_stage1` after it)
-    slot: int
-    exact: bool  # False: the node budget ran out (`points` is an upper bound)
-    nodes: int
-
-
-def least_giving(board: Board, played: int, gives: Best, nodes: int = STAGE2_NODES) -> Least:
-    """The least any empty slot gives, given what the line `played` gives (`gives`).
-
-    A slot gives nothing when afterwards no box has three sides, so with no box at
-    three sides now, a slot between boxes of at most one side ends the search. Else
-    every slot is tried, the ones that make fewer three-sided boxes first (they
-    tend to give less). A slot is passed over when a known sequence (a witness:
-    the best sequences found so far) still takes at least the least found so far
-    after it; otherwise it is searched with ``enough`` at that least, which stops
-    the search as soon as it cannot lower it."""
-    t = board.t
-    sides = board.sides
-    empty = board.empty_slots()
-
-    def new_threes(s: int) -> int:
-        return sum(1 for b in t.boxes_of[s] if sides[b] >= 2)
-
-    if not any(sides[b] == 3 for b in t.boxes):
-        for s in empty:
-            if new_threes(s) == 0:
-                return Least(0, s, True, 0)
-    least, where = gives.points, played
-    witnesses: list[tuple[int, ...]] = [gives.lines] if gives.lines else []
-    spent = 0
-    for s in sorted(empty, key=new_threes):
-        if least == 0:
-            break
-        if s == played:
-            continue
-        if spent + 1 + sum(map(len, witnesses)) > nodes:  # the most this slot's check draws
-            return Least(least, where, False, spent)
-        board.draw(s)
-        try:
-            covered, drawn = _covered(board, witnesses, least)
-            spent += 1 + drawn
-            if covered:
-                continue
-            found = best_stage1(board, None, nodes - spent, enough=least)
-        finally:
-            board.undo(s)
-        spent += found.nodes
-        if not found.exact:
-            return Least(least, where, False, spent)
-        if found.points < least:
-            least, where = found.points, s
-        else:
-            witnesses.insert(0, found.lines)
-            del witnesses[WITNESSES:]
-    return Least(least, where, True, spent)
-
-
-WITNESSES = 8
-
-
-def _covered(board: Board, witnesses: list[tuple[int, ...]], least: int) -> tuple[bool, int]:
-    """Whether one of the witnesses still takes at least `least` on `board`, and the
-    most lines that telling drew (the units it costs)."""
-    drawn = 0
-    for w in witnesses:
-        drawn += len(w)
-        if takes(board, w) >= least:
-            return True, drawn
-    return False, drawn
-
-
-def takes(board: Board, lines: tuple[int, ...]) -> int:
-    """What the stage-1 sequence `lines` takes on `board`, up to its first line that
-    is drawn already or forms no regular square (RULES T1/T2). `board` is left as
-    it was."""
-    adjacent = board.t.adjacent
-    chain: Chain = None
-    points = 0
-    drawn: list[int] = []
-    try:
-        for s in lines:
-            if board.lines[s]:
-                break
-            formed = board.draw(s)
-            drawn.append(s)
-            if chain is not None:
-                formed = [b for b in formed if any(b - c in adjacent for c in chain)]
-            if not formed:
-                break
-            points += len(formed)
-            chain = tuple(formed)
-    finally:
-        for s in drawn:
-            board.undo(s)
-    return points
+def _decode(code: int) -> tuple[int, ...]:
+    first, second = code >> 13, code & 8191
+    return (second - 1,) if not first else (first - 1, second - 1)

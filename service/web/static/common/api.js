@@ -45,6 +45,10 @@ export async function api(method, path, body, token, options = {}) {
     throw new ApiError(status, err.code || "http_" + status,
       err.message || `The request failed (HTTP ${status}).`, err.details);
   }
+  if (data === null && status !== 204) {
+    // A success whose body was cut short on the way: no answer the page can use.
+    throw new ApiError(0, "network", "The server's answer could not be read.", {});
+  }
   return data;
 }
 

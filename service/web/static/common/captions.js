@@ -54,6 +54,8 @@ export function describeEvent(ev, names) {
     }
     case "seat_claimed":
       return `${d.name} joined`;
+    case "hint_used":
+      return `${who(d.seat)} asked for a hint: the game is assisted, in no high score table`;
     case "high_scores_entered":
       return `High score table: ${d.entries.map((e) => `${e.name} ${e.score}`).join(", ")}`;
     case "seed_revealed":

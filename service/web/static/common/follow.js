@@ -19,8 +19,8 @@
 import { tabHidden } from "./dom.js";
 
 export const EVENT_TYPES = ["game_created", "line_placed", "stage_advanced", "piece_inserted",
-  "move_explained", "seat_claimed", "game_over", "seed_revealed", "high_scores_entered",
-  "game_abandoned", "message"];
+  "move_explained", "seat_claimed", "hint_used", "game_over", "seed_revealed",
+  "high_scores_entered", "game_abandoned", "message"];
 export const RECONNECTING = "Reconnecting to the live game…";
 export const RETRY_MS = 5000; // after a refused stream (too many open, server busy)
 

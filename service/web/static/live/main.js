@@ -89,6 +89,11 @@ function fill(tr, g) {
   changed = put(cell(tr, "score-1"), g.score1) || changed;
   changed = put(cell(tr, "score-2"), g.score2) || changed;
   changed = put(cell(tr, "length"), g.length) || changed;
+  if (g.assisted && !cell(tr, "tag-assisted")) { // a hint was used meanwhile (RULES E1)
+    const kind = cell(tr, "kind").firstElementChild;
+    kind.append(" ", $("assisted-tag").content.firstElementChild.cloneNode(true));
+    changed = true;
+  }
   tr.dataset.version = String(g.version);
   return changed;
 }

@@ -9,7 +9,7 @@ import { seatName } from "../common/panels.js";
 import { applyMoveResult } from "./anim.js";
 import { catchUpSoon, kick } from "./live.js";
 import { clearMessage, flash, render, showPlaying } from "./panel.js";
-import { S, canPlay, gameUrl, isComputer, online } from "./state.js";
+import { S, canPlay, gameUrl, isComputer, online, recordSeqs } from "./state.js";
 import { keepInView } from "./inview.js";
 import { syncZoomTools, tooSmall, zoom } from "./zoom.js";
 
@@ -114,8 +114,9 @@ async function hint() {
     return;
   }
   try {
-    // With the seat's token, as moves are sent: an online game's hints are for the seat to move.
+    // With the seat's token, as moves are sent: a hint is the player's own.
     const h = await api("GET", gameUrl("/hint"), undefined, S.game.token);
+    noteAssisted(h);
     if (h.action === "line") {
       S.board.setHint(h.x, h.y);
       S.cursor = { x: h.x, y: h.y, wantX: h.x };
@@ -129,6 +130,20 @@ async function hint() {
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     flash(e.message, "error", e.code);
+  }
+}
+
+/* The first hint of a game appended hint_used (RULES E1): the game is assisted, one
+   version on. The state is the one the page shows but for those two (the event changes
+   nothing else), so the page takes them as they are; its moves may name either version.
+   A hint answer further ahead means the page is behind: it reads the game again. */
+function noteAssisted(h) {
+  const st = S.state;
+  if (h.version === st.version + 1 && h.assisted && !st.assisted) {
+    recordSeqs([h.version]);
+    render({ ...st, version: h.version, assisted: true, table: null });
+  } else if (h.version > st.version) {
+    catchUpSoon();
   }
 }
 

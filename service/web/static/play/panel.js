@@ -198,6 +198,10 @@ function fillNotes(st) {
   $("hint-btn").hidden = !st.hints;
   $("keys-hint").hidden = !st.hints;
   $("over-practice").hidden = st.ranked !== false;
+  // RULES E1: a hint unranks a game; say so before the first, mark the game after it
+  $("assisted-note").hidden = !st.assisted;
+  $("over-assisted").hidden = !st.assisted;
+  $("hint-warning").hidden = !(st.hints && st.table && !st.over && canPlay(st));
 }
 
 // -- the whole page from a state -------------------------------------------------------

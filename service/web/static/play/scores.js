@@ -52,8 +52,11 @@ function animateScore(seat, from, to) {
   dd.dataset.score = String(to);
 }
 
-/* Game over: the result and what to do next at the top (again.js), the high scores
-   in the panel, the player's own rows marked. */
+const TABLE_NAMES = { vs_computer: "High scores", two_players: "Two-player results", online: "Online results" };
+
+/* Game over: the result and what to do next at the top (again.js); in the panel the
+   high scores of the game's mode and field size (RULES E1, M2: the game beside games
+   of its size), the player's own rows marked. */
 export async function showOver(st) {
   finished(st.game_id);
   const box = $("over");
@@ -68,11 +71,14 @@ export async function showOver(st) {
     if (box.getBoundingClientRect().top < 0) box.scrollIntoView({ block: "start" });
   }
   $("over-scores").hidden = false;
+  const mode = TABLE_NAMES[st.mode] ? st.mode : "vs_computer";
+  $("over-caption").textContent = `${TABLE_NAMES[mode]} on ${st.height} × ${st.width}`;
   const tbody = $("over-table").querySelector("tbody");
   let rows = [];
   try {
     // Room for the player's own rows below the top 10.
-    rows = (await api("GET", "/api/highscores?limit=100")).high_scores;
+    const query = `limit=100&mode=${mode}&height=${st.height}&width=${st.width}`;
+    rows = (await api("GET", `/api/highscores?${query}`)).high_scores;
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     setMessage(e.message, "error", e.code);

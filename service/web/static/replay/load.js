@@ -19,12 +19,18 @@ export async function loadEvents() {
   }
 }
 
+/* The state after step k (a request that gets no usable answer is tried once more:
+   autoplay should not stop on one dropped connection). */
 export async function stateAt(k) {
   if (!cache.has(k)) {
-    cache.set(k, getJson(gamePath(gameId, `/replay/${k}`)).catch((e) => {
-      cache.delete(k);
-      throw e;
-    }));
+    const path = gamePath(gameId, `/replay/${k}`);
+    const once = () => getJson(path);
+    cache.set(k, once()
+      .catch((e) => (e.status === 0 ? once() : Promise.reject(e)))
+      .catch((e) => {
+        cache.delete(k);
+        throw e;
+      }));
   }
   return cache.get(k);
 }

@@ -43,6 +43,8 @@ function shortLabel(ev) {
       return "seed revealed";
     case "seat_claimed":
       return `${d.name} joined`;
+    case "hint_used":
+      return "hint (assisted)";
     default:
       return ev.type;
   }

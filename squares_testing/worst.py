@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import random
 
-from ..board import geometry
-from ..events import GameCreated, Seat
-from ..fold import fold
-from ..seeds import commitment
-from ..state import GameState
+from service.domain.board import geometry
+from service.domain.events import GameCreated, Seat
+from service.domain.fold import fold
+from service.domain.seeds import commitment
+from service.domain.state import GameState
 
 KINDS = ("corridors", "dominoes", "three_sided", "dense")
 

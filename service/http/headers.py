@@ -40,14 +40,14 @@ only ever what their ``Content-Type`` says.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from functools import lru_cache, wraps
 from typing import Any
 
-from flask import Flask, Response, current_app, request
+from flask import Response, current_app, request
 
-from .serve import live_url
+from ..ops import settings
+from ..serve import live_url
 
 CSP_DIRECTIVES: dict[str, str] = {
     "default-src": "'self'",
@@ -99,14 +99,14 @@ def _with_live_origin(origin: str) -> str:
 
 def live_origin() -> str:
     """The origin this request's pages open live streams on ("": their own)."""
-    return live_url.origin_for(current_app.config["SQUARES_LIVE_URL"], request.scheme,
+    return live_url.origin_for(settings.of_app(current_app).live_url, request.scheme,
                                request.host)
 
 
 def add_security_headers(response: Response) -> Response:
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
-    if current_app.config["SQUARES_LIVE_URL"] not in ("", live_url.SAME_ORIGIN):
+    if settings.of_app(current_app).live_url not in ("", live_url.SAME_ORIGIN):
         response.headers["Content-Security-Policy"] = content_security_policy(live_origin())
     return response
 
@@ -123,12 +123,3 @@ def close_after_unread_body(response: Response) -> Response:
     if (limit is not None and length > limit) or not request.stream.is_exhausted:
         response.headers["Connection"] = "close"
     return response
-
-
-def init_app(app: Flask) -> None:
-    """Read the live streams' setting and register the hooks; call once, in the app
-    factory."""
-    app.config.setdefault(live_url.ENV, os.environ.get(live_url.ENV, ""))
-    app.config[live_url.ENV] = live_url.check(str(app.config[live_url.ENV]))
-    app.after_request(add_security_headers)
-    app.after_request(close_after_unread_body)

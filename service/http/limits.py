@@ -1,9 +1,9 @@
 """Rate limits per client address on game creation, hints and moves.
 
-One check a limited request, before its view: a fixed-window count in the `limits`
-library's storage (`limits.strategies.FixedWindowRateLimiter`), kept by
-(endpoint's scope, address). Each app gets its own `RateLimits`, and the limits are
-read from the app's config, which defaults to the environment:
+One check a limited request, before its view: a fixed-window count by (endpoint's
+scope, address), in this process's memory or in a storage of the `limits` library
+that every process shares (`limits.strategies.FixedWindowRateLimiter`). Each app gets its own `RateLimits`, from its settings
+(`service.ops.settings.RateLimitSettings`):
 
 - ``SQUARES_LIMIT_CREATE`` (default ``30 per minute``): ``POST /api/games``, claims,
   invite checks and rematches
@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import threading
 import time
 from dataclasses import dataclass
@@ -41,27 +40,24 @@ from typing import Any
 
 from flask import Flask, Response, g, request
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage, Storage, storage_from_string
+from limits.storage import Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
+from ..ops.settings import RateLimitSettings
+
 log = logging.getLogger(__name__)
 
-DEFAULT_LIMITS = {
-    "SQUARES_LIMIT_CREATE": "30 per minute",
-    "SQUARES_LIMIT_HINT": "60 per minute",
-    "SQUARES_LIMIT_MOVE": "300 per minute",
-}
-# endpoint -> the config key of its limit (endpoints with the same key share a count)
+# endpoint -> its limit among the settings (endpoints with the same one share a count)
 LIMITED_ENDPOINTS = {
-    "api.create_game": "SQUARES_LIMIT_CREATE",
-    "api.claim": "SQUARES_LIMIT_CREATE",
-    "api.invite_check": "SQUARES_LIMIT_CREATE",  # as many code guesses as claims
-    "api.rematch": "SQUARES_LIMIT_CREATE",
-    "api.hint": "SQUARES_LIMIT_HINT",
-    "api.place_line": "SQUARES_LIMIT_MOVE",
-    "api.advance": "SQUARES_LIMIT_MOVE",
-    "api.computer_turn": "SQUARES_LIMIT_MOVE",
+    "api.create_game": "create",
+    "api.claim": "create",
+    "api.invite_check": "create",  # as many code guesses as claims
+    "api.rematch": "create",
+    "api.hint": "hint",
+    "api.place_line": "move",
+    "api.advance": "move",
+    "api.computer_turn": "move",
 }
 FIRST_RETRY_S = 1.0
 MAX_RETRY_S = 32.0
@@ -75,13 +71,56 @@ class Window:
     reset_at: float  # Unix time
 
 
+class LocalWindows:
+    """Fixed windows counted in this process's memory, as `limits`' fixed-window
+    strategy counts them (a window starts at its first request; a refused request
+    counts too), without the timer thread its memory storage starts every few
+    requests."""
+
+    PRUNE_EVERY = 1024  # new windows between sweeps of the ended ones
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._windows: dict[str, list[float]] = {}  # key -> [its end, its count]
+        self._opened = 0
+
+    def count(self, item: RateLimitItem, scope: str, client: str) -> tuple[bool, Window]:
+        key = item.key_for(scope, client)
+        now = time.time()
+        with self._lock:
+            window = self._windows.get(key)
+            if window is None or window[0] <= now:
+                window = self._windows[key] = [now + item.get_expiry(), 0]
+                self._opened += 1
+                if self._opened % self.PRUNE_EVERY == 0:
+                    self._windows = {k: w for k, w in self._windows.items() if w[0] > now}
+            window[1] += 1
+            used = int(window[1])
+            ends = window[0]
+        return used <= item.amount, Window(item.amount, max(0, item.amount - used), ends)
+
+
+class SharedWindows:
+    """Fixed windows in a `limits` storage that every process shares (Redis)."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.strategy = FixedWindowRateLimiter(storage)
+
+    def count(self, item: RateLimitItem, scope: str, client: str) -> tuple[bool, Window]:
+        allowed = self.strategy.hit(item, scope, client)
+        stats = self.strategy.get_window_stats(item, scope, client)
+        return allowed, Window(item.amount, stats.remaining, stats.reset_time)
+
+
 class Counts:
-    """The storage the counts are in: the configured one, or, while it does not
-    answer (and the fallback is on), this process's memory."""
+    """Where the counts are: in this process (``memory://``), or in a shared storage
+    and, while it does not answer (and the fallback is on), in this process."""
 
     def __init__(self, uri: str, options: dict[str, Any], fallback: bool) -> None:
-        self.primary = FixedWindowRateLimiter(storage_from_string(uri, **options))
-        self.memory = FixedWindowRateLimiter(MemoryStorage())
+        self.memory = LocalWindows()
+        self.shared = (None if uri.startswith("memory://")
+                       else SharedWindows(storage_from_string(uri, **options)))
         self.fallback = fallback
         self._lock = threading.Lock()
         self._down_since: float | None = None
@@ -90,33 +129,35 @@ class Counts:
 
     def count(self, item: RateLimitItem, scope: str, client: str) -> tuple[bool, Window] | None:
         """Count a request: (allowed, its window), or None when no storage counts it
-        (the configured one fails and the fallback is off)."""
-        strategy = self._strategy()
+        (the shared one fails and the fallback is off)."""
+        shared = self._shared_answering()
+        if shared is None:
+            return self.memory.count(item, scope, client)
         try:
-            allowed = strategy.hit(item, scope, client)
-            stats = strategy.get_window_stats(item, scope, client)
+            return shared.count(item, scope, client)
         except Exception:  # noqa: BLE001 - a dead storage never fails a request
-            if strategy is self.memory:
-                raise
             return self._failed(item, scope, client)
-        return allowed, Window(item.amount, stats.remaining, stats.reset_time)
 
-    def _strategy(self) -> FixedWindowRateLimiter:
+    def _shared_answering(self) -> SharedWindows | None:
+        """The shared storage unless it is down (asked again now and then)."""
+        shared = self.shared
+        if shared is None:
+            return None
         with self._lock:
             if self._down_since is None:
-                return self.primary
+                return shared
             if time.monotonic() < self._next_try:
-                return self.memory
+                return None
             self._next_try = math.inf  # one request asks again; the others count here
-        back = self._storage_answers(self.primary.storage)
+        back = self._storage_answers(shared.storage)
         with self._lock:
             if back:
                 log.warning("the rate limit storage answers again: counting there again")
                 self._down_since, self._pause = None, FIRST_RETRY_S
-                return self.primary
+                return shared
             self._pause = min(2 * self._pause, MAX_RETRY_S)
             self._next_try = time.monotonic() + self._pause
-        return self.memory
+        return None
 
     def _failed(self, item: RateLimitItem, scope: str,
                 client: str) -> tuple[bool, Window] | None:
@@ -130,7 +171,7 @@ class Counts:
                             "in-memory storage", exc_info=True)
                 self._down_since = time.monotonic()
                 self._next_try = self._down_since + self._pause
-        return self.count(item, scope, client)
+        return self.memory.count(item, scope, client)
 
     @staticmethod
     def _storage_answers(storage: Storage) -> bool:
@@ -180,27 +221,16 @@ class RateLimits:
         return response
 
 
-def init_app(app: Flask) -> RateLimits:
+def init_app(app: Flask, settings: RateLimitSettings) -> RateLimits:
     """The app's limits on `LIMITED_ENDPOINTS` (``app.extensions["squares_limits"]``;
     call after the blueprints are registered)."""
-    for key, default in DEFAULT_LIMITS.items():
-        app.config.setdefault(key, os.environ.get(key, default))
-    app.config.setdefault("RATELIMIT_STORAGE_URI",
-                          os.environ.get("SQUARES_RATELIMIT_STORAGE_URI", "memory://"))
-    app.config.setdefault("RATELIMIT_ENABLED",
-                          os.environ.get("SQUARES_RATELIMIT_ENABLED", "1") != "0")
-    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED",
-                          os.environ.get("SQUARES_RATELIMIT_FALLBACK", "1") != "0")
-    uri = app.config["RATELIMIT_STORAGE_URI"]
     options: dict[str, Any] = {}
-    if uri.startswith(("redis", "valkey")):
-        timeout = float(os.environ.get("SQUARES_RATELIMIT_STORAGE_TIMEOUT", "0.5"))
+    if settings.storage_uri.startswith(("redis", "valkey")):
+        timeout = settings.storage_timeout_s
         options = {"socket_connect_timeout": timeout, "socket_timeout": timeout}
-    counts = Counts(uri, options, bool(app.config["RATELIMIT_IN_MEMORY_FALLBACK_ENABLED"]))
-    limits = RateLimits(counts, bool(app.config["RATELIMIT_ENABLED"]))
+    counts = Counts(settings.storage_uri, options, settings.fallback)
+    limits = RateLimits(counts, settings.enabled)
     for endpoint, key in LIMITED_ENDPOINTS.items():
-        limits.limit_endpoint(endpoint, app.config[key], scope=key)
-    app.before_request(limits.check)
-    app.after_request(limits.add_headers)
-    app.extensions[EXTENSION] = limits
+        limits.limit_endpoint(endpoint, getattr(settings, key), scope=key)
+    app.extensions[EXTENSION] = limits  # its check and headers: `service.http.hooks`
     return limits

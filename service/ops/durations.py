@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from functools import lru_cache
 
 DURATION_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 _DURATION = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$", re.IGNORECASE)
@@ -14,6 +15,7 @@ MAX_DURATION_DAYS = 36_500
 `datetime` arithmetic (year 1)."""
 
 
+@lru_cache(maxsize=64)  # settings are parsed where they are needed: once each
 def parse_duration(text: str, *, seconds: bool = False) -> timedelta:
     """``45m``, ``12h``, ``30d``, ``2w`` -> a timedelta (at most `MAX_DURATION_DAYS`);
     with `seconds` also a plain number of seconds (``3600``, ``3600s``);

@@ -2,7 +2,7 @@
 past their time (`Services.abandon_stale`) every few minutes.
 
 ``init_app(app)`` starts one daemon thread per process (each app server worker
-creates its own app), unless ``SQUARES_SWEEP_INTERVAL_S`` is 0 or the app is TESTING. The
+creates its own app), unless ``SQUARES_SWEEP_INTERVAL_S`` is 0. The
 first sweep comes after a random part of the interval and each later one after the
 interval ±25 %, so that workers and instances do not sweep in step; when they do,
 the version check on each append lets one of them write each abandonment. Games are
@@ -12,22 +12,17 @@ writes the events that the read model's status, the feeds and prune go by for th
 games nobody visits again. A failed sweep (the database away) is logged and tried
 again at the next interval.
 
-Settings (app config, defaulting to the environment): ``SQUARES_SWEEP_INTERVAL_S``
-(300; 0: no background sweep). ``SQUARES_ABANDON_AFTER`` and
-``SQUARES_ACTIVE_GAMES_PER_CLIENT`` are checked here at start, so that a bad value
-stops the server at once rather than a request later.
+The interval is the setting ``SQUARES_SWEEP_INTERVAL_S`` (300; 0: no background
+sweep); the retention settings are checked with the others when a process starts
+(`service.ops.settings`).
 """
 
 from __future__ import annotations
 
 import logging
-import math
-import os
 import random
 import threading
 from typing import Any
-
-from . import config
 
 log = logging.getLogger(__name__)
 
@@ -73,24 +68,12 @@ class Sweeper:
         self.runs += 1
 
 
-def init_app(app: Any) -> Sweeper | None:
-    """Check the retention settings and start this process's sweeper (None when
-    turned off: ``SQUARES_SWEEP_INTERVAL_S=0``, or a TESTING app)."""
-    config.abandon_after()  # ValueError on a bad setting: the server does not start
-    config.active_games_per_client()
-    app.config.setdefault("SQUARES_SWEEP_INTERVAL_S",
-                          os.environ.get("SQUARES_SWEEP_INTERVAL_S", INTERVAL_S))
-    raw = app.config["SQUARES_SWEEP_INTERVAL_S"]
-    try:
-        interval = float(raw)
-    except (TypeError, ValueError):
-        raise ValueError(f"SQUARES_SWEEP_INTERVAL_S={raw!r} is not a number of seconds"
-                         ) from None
-    if not math.isfinite(interval) or interval < 0:
-        raise ValueError("SQUARES_SWEEP_INTERVAL_S must be 0 (off) or a positive number")
-    if interval == 0 or app.testing:
+def init_app(app: Any, interval_s: float) -> Sweeper | None:
+    """Start this process's sweeper, every `interval_s` (None when turned off:
+    ``SQUARES_SWEEP_INTERVAL_S=0``)."""
+    if interval_s == 0:
         return None
-    sweeper = Sweeper(app.extensions["squares"].abandon_stale, interval)
+    sweeper = Sweeper(app.extensions["squares"].abandon_stale, interval_s)
     app.extensions["squares_sweeper"] = sweeper
     sweeper.start()
     return sweeper

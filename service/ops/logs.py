@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import sys
 import threading
@@ -30,7 +29,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from . import request_ids
+from ..http import request_ids
 
 FORMATS = ("text", "json")
 FORMAT_ENV = "SQUARES_LOG_FORMAT"
@@ -43,9 +42,9 @@ REPEAT_INTERVAL_S = 10.0
 REPEATS_KEPT = 1_000  # kinds of error remembered at once
 
 
-def log_format(value: str | None = None) -> str:
-    """The chosen format (``SQUARES_LOG_FORMAT`` unless given); ValueError if unknown."""
-    chosen = (value if value is not None else os.environ.get(FORMAT_ENV, "")) or "text"
+def log_format(value: str) -> str:
+    """`value` (``SQUARES_LOG_FORMAT``; empty: text), ValueError if unknown."""
+    chosen = value or "text"
     if chosen not in FORMATS:
         raise ValueError(f"{FORMAT_ENV} must be one of {', '.join(FORMATS)}, not {chosen!r}")
     return chosen
@@ -157,7 +156,7 @@ def formatter_for(fmt: str) -> logging.Formatter:
     return JsonFormatter() if fmt == "json" else TextFormatter(TEXT_FORMAT)
 
 
-def configure(fmt: str | None = None) -> None:
+def configure(fmt: str = "text") -> None:
     """Send this process' logs to standard output and error in format `fmt`."""
     chosen = log_format(fmt)
     formatter = formatter_for(chosen)

@@ -17,36 +17,32 @@ from __future__ import annotations
 import logging
 import time
 
-from flask import Flask, Response, g, request
+from flask import Response, g, request
 
-from . import metrics, request_ids
-from .logs import ACCESS_LOGGER
+from ..ops import metrics
+from ..ops.logs import ACCESS_LOGGER
+from . import request_ids
 
 log = logging.getLogger(ACCESS_LOGGER)
 
 UNMATCHED = "<unmatched>"  # the route of a request no URL rule matched
 
 
-def init_app(app: Flask) -> None:
-    @app.before_request
-    def started() -> None:
-        g.squares_started = time.perf_counter()
-
-    @app.after_request
-    def logged(response: Response) -> Response:
-        began = g.get("squares_started")
-        seconds = time.perf_counter() - began if began is not None else 0.0
-        request_id = request_ids.current() or request_ids.request_id_of(None)
-        response.headers[request_ids.HEADER] = request_id
-        route = request.url_rule.rule if request.url_rule is not None else UNMATCHED
-        status = response.status_code
-        if status == 429:
-            metrics.rate_limited(route, _error_code(response))
-        metrics.request_answered(request.method, route, status, seconds)
-        write(client=request.remote_addr or "-", method=request.method, path=request.path,
-              route=route, status=status, seconds=seconds, request_id=request_id,
-              game_id=(request.view_args or {}).get("game_id"))
-        return response
+def finish(response: Response) -> None:
+    """The request id on the answer, its metrics and its access line (the last thing
+    a request does, `service.http.hooks`)."""
+    began = g.get("squares_started")
+    seconds = time.perf_counter() - began if began is not None else 0.0
+    request_id = request_ids.current() or request_ids.request_id_of(None)
+    response.headers[request_ids.HEADER] = request_id
+    route = request.url_rule.rule if request.url_rule is not None else UNMATCHED
+    status = response.status_code
+    if status == 429:
+        metrics.rate_limited(route, _error_code(response))
+    metrics.request_answered(request.method, route, status, seconds)
+    write(client=request.remote_addr or "-", method=request.method, path=request.path,
+          route=route, status=status, seconds=seconds, request_id=request_id,
+          game_id=(request.view_args or {}).get("game_id"))
 
 
 def write(*, client: str, method: str, path: str, route: str, status: int, seconds: float,

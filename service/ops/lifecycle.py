@@ -1,7 +1,7 @@
 """What an app holds open besides its requests (threads, pools, connections), and the
 one way to let it go: each `init_app` that opens something registers its close
-(`on_close`); the server calls `close(app)` once as it stops (the ASGI lifespan's
-shutdown, `service.asgi`), and so may a test or a benchmark that made the app."""
+(`on_close`); a test or a benchmark that made the app calls `close(app)` once when
+done with it. A server's worker process just exits: what it opened dies with it."""
 
 from __future__ import annotations
 

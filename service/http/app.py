@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from flask import Flask, jsonify
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import access_log, api, headers, lifecycle, limits, sweeper, web
-from .api.errors import api_error
-from .config import database_url, invite_ttl_seconds, trusted_proxies
-from .services import Services
+from .. import api, web
+from ..api.errors import api_error
+from ..ops import lifecycle, sweeper
+from ..ops.settings import EXTENSION, Settings
+from ..services import Services
+from . import hooks, limits
+from .json import FastJSON
 
 MAX_BODY_BYTES = 64 * 1024
 
 
-def create_app(config: dict[str, Any] | None = None) -> Flask:
-    """The app on ``DATABASE_URL`` (or ``config["DATABASE_URL"]``).
+def create_app(config: dict[str, Any] | None = None, *,
+               settings: Settings | None = None) -> Flask:
+    """The app on the settings' database (`Settings.from_env`, with the settings
+    `config` names, e.g. ``DATABASE_URL``; its other keys are Flask's own config).
 
     The schema is not created here: run ``squares db upgrade`` (``squares serve``
     does it for you) so that migrations stay the only way the schema changes.
@@ -25,23 +29,21 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     `lifecycle.close(app)`. The live streams and the analyst run in processes of
     their own (`service.serve`).
     """
+    if settings is None:
+        settings, config = Settings.of_config(config)
     app = Flask(__name__)
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False)
-    app.config.setdefault("SQUARES_PUBLIC_URL", os.environ.get("SQUARES_PUBLIC_URL", ""))
-    app.config.setdefault("SQUARES_TRUSTED_PROXIES",
-                          os.environ.get("SQUARES_TRUSTED_PROXIES", "0"))
     app.config.update(config or {})
-    proxies = trusted_proxies(str(app.config["SQUARES_TRUSTED_PROXIES"]))
+    app.extensions[EXTENSION] = settings
+    proxies = settings.trusted_proxies
     if proxies:
         # every per-client decision (limits, stream caps, logs) and the invite links'
         # scheme and host then come from the last `proxies` hops of X-Forwarded-*
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,  # type: ignore[method-assign]
                                 x_host=proxies, x_port=proxies)
-    url = app.config.get("DATABASE_URL") or database_url()
-    app.config["DATABASE_URL"] = url
-    app.extensions["squares"] = services = Services.from_url(url)
+    app.extensions["squares"] = services = Services.from_url(settings=settings)
     lifecycle.on_close(app, services.store.dispose)  # the last to close
-    invite_ttl_seconds()  # a bad setting stops the server at start, not a request later
+    app.json = FastJSON(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
 
@@ -62,10 +64,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     api.init_app(app)
     app.register_blueprint(web.bp)
-    limits.init_app(app)
-    headers.init_app(app)
-    access_log.init_app(app)
-    started = sweeper.init_app(app)  # abandons stale games: a thread per process
+    hooks.init_app(app, limits.init_app(app, settings.limits))
+    started = sweeper.init_app(app, settings.sweep_interval_s)  # a thread per process
     if started is not None:
         lifecycle.on_close(app, started.stop)
     return app
+

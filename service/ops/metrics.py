@@ -29,18 +29,17 @@ The metrics (``deploy/grafana-dashboard.json`` reads them):
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, multiprocess
 
-from .domain.ai import budget as ai_budget
-from .domain.commands import Command
-from .domain.events import Event, GameAbandoned, GameCreated, GameOver
-from .domain.players import Strategy
-from .domain.state import GameState
+from ..domain.ai import budget as ai_budget
+from ..domain.commands import Command
+from ..domain.events import Event, GameAbandoned, GameCreated, GameOver
+from ..domain.players import Strategy
+from ..domain.state import GameState
 
 MULTIPROC_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -133,5 +132,3 @@ def multiprocess_registry() -> CollectorRegistry:
     return registry
 
 
-def multiprocess_dir() -> str | None:
-    return os.environ.get(MULTIPROC_DIR_ENV) or None

@@ -1,0 +1,36 @@
+"""What every request of the Flask app passes through, in one hook before its view and
+one after (Flask looks at every hook on every request, so one each is cheaper than a
+hook per concern):
+
+- before: the time it started (for the access line), the rate limit (`limits`);
+- after: the rate limit's headers, the security headers and ``Connection: close``
+  after an unread body (`headers`), then the request id, the metrics and the access
+  line (`access_log`), last, so that they see the answer as it leaves.
+
+The API's own checks of a request body stay on its blueprint (`api.blueprint`).
+"""
+
+from __future__ import annotations
+
+import time
+
+from flask import Flask, Response, g
+
+from . import access_log, headers
+from .limits import RateLimits
+
+
+def init_app(app: Flask, limits: RateLimits) -> None:
+    def before() -> None:
+        g.squares_started = time.perf_counter()
+        limits.check()
+
+    def after(response: Response) -> Response:
+        limits.add_headers(response)
+        headers.add_security_headers(response)
+        headers.close_after_unread_body(response)
+        access_log.finish(response)
+        return response
+
+    app.before_request(before)
+    app.after_request(after)

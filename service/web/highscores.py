@@ -1,0 +1,66 @@
+"""The high score page, ``/highscores``: one table per mode and field size (RULES
+E1, M2). Without ``?size=HxW`` / ``?mode=`` it shows the table of the game named by
+``?game=`` (its rows marked), else the main table (against the computer) of the
+default field."""
+
+from __future__ import annotations
+
+from flask import abort, render_template, request
+
+from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
+from ..domain.ranking import MAIN, TABLES
+from ..errors import GameNotFound
+from . import bp, page_services
+
+HIGH_SCORES_SHOWN = 100
+FIELD_SIZES = ((19, 33), (15, 25), (11, 17), (9, 13), (7, 9))  # the start form's sizes
+TITLES = {MAIN: "High scores", "two_players": "Two-player results",
+          "online": "Online results"}
+MODE_NAMES = {MAIN: "against the computer", "two_players": "two players, one screen",
+              "online": "online"}
+
+
+def _size_arg(raw: str) -> tuple[int, int]:
+    """``19x33`` as (height, width), or a 400 page."""
+    parts = raw.lower().split("x")
+    if (len(parts) != 2 or not all(p.isdigit() and len(p) <= 3 for p in parts)
+            or not (MIN_SIZE <= int(parts[0]) <= MAX_HEIGHT
+                    and MIN_SIZE <= int(parts[1]) <= MAX_WIDTH)):
+        abort(400, description="size is a field's height x width, e.g. 19x33")
+    return int(parts[0]), int(parts[1])
+
+
+def _table_of_game(game_id: str | None) -> tuple[str, tuple[int, int]] | None:
+    """The mode and field size of the game `game_id` (None: no such game)."""
+    if not game_id:
+        return None
+    try:
+        summary = page_services().get_summary(game_id)
+    except GameNotFound:
+        return None
+    mode = summary.mode if summary.mode in TABLES else MAIN
+    return mode, (summary.height, summary.width)
+
+
+@bp.get("/highscores")
+def highscores() -> str:
+    game = request.args.get("game") or None
+    mode, size = _table_of_game(game) or (MAIN, (DEFAULT_HEIGHT, DEFAULT_WIDTH))
+    if request.args.get("size"):
+        size = _size_arg(request.args["size"])
+    if request.args.get("mode"):
+        mode = request.args["mode"]
+        if mode not in TABLES:
+            abort(400, description=f"mode is one of {', '.join(TABLES)}")
+    services = page_services()
+    entries = services.high_scores(HIGH_SCORES_SHOWN, height=size[0], width=size[1],
+                                   mode=mode)
+    sizes = list(dict.fromkeys([*FIELD_SIZES, *services.high_score_sizes(mode), size]))
+    accuracies = services.accuracies(e.game_id for e in entries if e.game_id)
+    return render_template(
+        "highscores.html", active="highscores", entries=entries, game=game, size=size,
+        sizes=sizes, mode=mode, modes=MODE_NAMES, title=TITLES[mode],
+        accuracies=accuracies,
+        not_recorded=any(not e.hints_recorded for e in entries),
+    )
+
