@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import services_on
 
-from .conftest import BAD_IMPACTS, LiveServer, play_by_api, screenshot
+from .conftest import BAD_IMPACTS, LiveServer, finish_unassisted, play_by_api, screenshot
 from .helpers import BOARD, slot
 from .test_phone_zoom import zoom_in
 
@@ -31,10 +31,10 @@ TOGGLE = "[data-pref=theme]:visible"
 def games(live_server: LiveServer) -> dict[str, Any]:
     send = live_server.post_json
     mid = send("/api/games", {"player_name": "Selin", "seed": 14, "difficulty": "moderate"})
-    play_by_api(live_server, mid["game_id"], mid["token"], rounds=1)
+    play_by_api(live_server, mid["game_id"], mid["token"], rounds=1)  # assisted: its tag
     done = send("/api/games", {"player_name": "Bora", "height": 7, "width": 9,
-                               "difficulty": "easy"})  # ranked: in the high scores
-    play_by_api(live_server, done["game_id"], done["token"], rounds=10_000)
+                               "difficulty": "easy"})  # ranked, no hint: in the high scores
+    finish_unassisted(live_server, done["game_id"], done["token"])
     online = send("/api/games", {"player_name": "Nil", "mode": "online", "height": 7,
                                  "width": 9, "seed": 3})
     invited = send("/api/games", {"player_name": "Oya", "mode": "online", "height": 7,

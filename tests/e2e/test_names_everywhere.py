@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from service.domain.names import NAME_MAX
 from tests.conftest import services_on
 
-from .conftest import LiveServer, play_by_api, screenshot
+from .conftest import LiveServer, finish_unassisted, play_by_api, screenshot
 from .helpers import BOARD
 
 pytestmark = pytest.mark.e2e
@@ -81,7 +81,7 @@ def games(live_server: LiveServer) -> dict[str, Any]:
                                   "width": 9, "seed": 3})
     ranked = send("/api/games", {"player_name": ONE_WORD, "height": 7, "width": 9,
                                  "difficulty": "easy"})
-    play_by_api(live_server, ranked["game_id"], ranked["token"], rounds=10_000)
+    finish_unassisted(live_server, ranked["game_id"], ranked["token"])  # no hint: ranked
     with services_on(live_server.database_url) as services:
         services.review_all()
     return {"vs": vs, "other": other, "two": two, "online": online,
@@ -115,7 +115,7 @@ def test_every_page_fits_the_longest_names(sized_page: Any, games: dict[str, Any
         ("replay-two", f"/games/{g['two']}", "#moves a[aria-current]"),
         ("live", "/live", "#live-table"),
         ("watch", f"/watch/{g['online']}", "#watch-root[data-version]"),
-        ("highscores", "/highscores", "#highscores-table"),
+        ("highscores", f"/highscores?game={g['ranked']}", "#highscores-table tr.mine"),
         ("join", f"/join/{g['invited']}#code={games['invited']['invite']['code']}",
          "#join-form:not([hidden])"),
     ]
