@@ -67,11 +67,12 @@ UNDER_AN_EDGE = """([x, y]) => {
 
 
 def line_hint(live_server: LiveServer, *seeds: int) -> tuple[dict[str, Any], int, int]:
-    """A new 19 x 33 game whose first hint is a line that wins a square; the hint."""
+    """A new 19 x 33 game whose first hint is a line that wins a square; the hint (asked
+    with the game's token, as a hint is the player's: the game is then assisted)."""
     for seed in seeds:
         game = live_server.post_json("/api/games", {"player_name": "Selin", "seed": seed,
                                                     "difficulty": "easy"})
-        hint = live_server.get_json(f"/api/games/{game['game_id']}/hint")
+        hint = live_server.get_json(f"/api/games/{game['game_id']}/hint", game["token"])
         if hint["action"] == "line":
             return game, hint["x"], hint["y"]
     raise AssertionError(f"no seed of {seeds} starts with a line to play")
