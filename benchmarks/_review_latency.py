@@ -202,7 +202,7 @@ def analyst_tally(url: str) -> tuple[int, int]:
     try:
         with services.store.unit_of_work(write=False) as uow:
             stored = uow.reviews.count()
-        return stored, services.reviews_pending()
+        return stored, services.reviews.reviews_pending()
     finally:
         services.store.dispose()
 

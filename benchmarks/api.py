@@ -162,10 +162,10 @@ def bench_lines(send: Send, n: int) -> tuple[list[float], LinePlayer]:
 
 
 def finished_default_game(services: Services) -> tuple[str, int]:
-    created = services.create_game(player_name="Bench", mode="computer_vs_computer",
+    created = services.play.create_game(player_name="Bench", mode="computer_vs_computer",
                                    difficulty="easy", second_level="easy", seed=2024)
     finish_computer_game(services, created.game_id)
-    return created.game_id, services.get_summary(created.game_id).version
+    return created.game_id, services.queries.get_summary(created.game_id).version
 
 
 def bench_replay(send: Send, services: Services | None, game_id: str, version: int, n: int,

@@ -72,7 +72,7 @@ def measure(url: str, height: int, width: int, games: int, finished: bool) -> di
         before_events, before_payload = payload_bytes(services)
         started = time.perf_counter()
         for seed in range(games):
-            created = services.create_game(player_name="Computer 1", difficulty="easy",
+            created = services.play.create_game(player_name="Computer 1", difficulty="easy",
                                            second_level="easy", mode="computer_vs_computer",
                                            seed=7000 + seed, height=height, width=width)
             if finished:

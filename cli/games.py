@@ -83,7 +83,7 @@ def list_games(app: AppContext, status: str | None, player: str | None, limit: i
                offset: int, as_json: bool) -> None:
     """List games, newest first."""
     with app.services() as services:
-        found, total = services.list_games(
+        found, total = services.queries.list_games(
             status=STATUSES[status] if status else None, player=player,
             limit=limit, offset=offset,
         )
@@ -112,8 +112,8 @@ def list_games(app: AppContext, status: str | None, player: str | None, limit: i
 def show(app: AppContext, game_id: str, as_json: bool) -> None:
     """Show a game's summary and its board."""
     with app.services() as services:
-        summary, state = services.get_game(game_id)  # a game past its time: abandoned
-        analysis = None if summary.status == "active" else services.analysis(game_id)
+        summary, state = services.queries.get_game(game_id)  # a game past its time: abandoned
+        analysis = None if summary.status == "active" else services.reviews.analysis(game_id)
     review = analysis.review.body if analysis and analysis.review else None
     if as_json:
         echo_json({"game": summary, "board": render_board(state).split("\n"),
@@ -146,7 +146,7 @@ def delete(app: AppContext, game_id: str, yes: bool) -> None:
     """Delete a game and its events (its high scores stay)."""
     require_yes(yes)
     with app.services() as services:
-        services.delete_game(game_id)
+        services.admin.delete_game(game_id)
     click.echo(f"deleted game {game_id}")
 
 
@@ -158,7 +158,7 @@ def abandon_stale(app: AppContext, as_json: bool) -> None:
     or online games whose invitation expired unclaimed (the server does it every
     few minutes)."""
     with app.services() as services:
-        sweep = services.abandon_stale()
+        sweep = services.retention.abandon_stale()
     if as_json:
         echo_json({"abandoned": [{"game_id": g, "reason": r} for g, r in sweep.abandoned],
                    "skipped": sweep.skipped})
@@ -186,10 +186,10 @@ def prune(app: AppContext, abandoned: timedelta | None, unfinished: timedelta | 
     require_yes(yes)
     with app.services() as services:
         if abandoned is not None:
-            count = services.prune_abandoned(abandoned)
+            count = services.retention.prune_abandoned(abandoned)
             click.echo(f"pruned {count} abandoned game{'' if count == 1 else 's'}")
         if unfinished is not None:
-            count = services.prune_unfinished(unfinished)
+            count = services.admin.prune_unfinished(unfinished)
             click.echo(f"pruned {count} unfinished game{'' if count == 1 else 's'}")
 
 
@@ -201,7 +201,7 @@ def prune(app: AppContext, abandoned: timedelta | None, unfinished: timedelta | 
 def export(app: AppContext, game_id: str, output: Path | None) -> None:
     """Export a game's events as JSON Lines."""
     with app.services() as services:
-        text = services.export_game(game_id)
+        text = services.admin.export_game(game_id)
     if output is None:
         click.echo(text, nl=False)
         return
@@ -221,7 +221,7 @@ def import_game(app: AppContext, file: str) -> None:
     game."""
     # Read line by line: a stream is refused at its first bad line, unread beyond it.
     with click.open_file(file, "rb") as source, app.services() as services:
-        new_id = services.import_game(source)
-        (report,) = services.signature_reports(new_id)
+        new_id = services.admin.import_game(source)
+        (report,) = services.admin.signature_reports(new_id)
     click.echo(new_id)
     click.echo(f"imported {signature_text(report)}", err=True)

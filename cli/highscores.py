@@ -64,7 +64,7 @@ def list_high_scores(app: AppContext, limit: int, height: int, width: int, mode:
                      as_json: bool) -> None:
     """The best scores of one table, highest first."""
     with app.services() as services:
-        entries = services.high_scores(limit, height=height, width=width, mode=mode)
+        entries = services.queries.high_scores(limit, height=height, width=width, mode=mode)
     if as_json:
         echo_json(entries)
     elif entries:
@@ -83,7 +83,7 @@ def add(app: AppContext, name: str, score: int, difficulty: str, height: int, wi
         mode: str) -> None:
     """Add an entry by hand (SCORE may be negative; a 32-bit integer)."""
     with app.services() as services:
-        entry = services.add_high_score(name, score, difficulty, height=height, width=width,
+        entry = services.admin.add_high_score(name, score, difficulty, height=height, width=width,
                                         mode=mode)
     click.echo(f"added high score {entry.id}: {entry.name} {entry.score}")
 
@@ -96,7 +96,7 @@ def remove(app: AppContext, entry_id: int, yes: bool) -> None:
     """Remove one entry (ID as shown by `highscores list`)."""
     require_yes(yes)
     with app.services() as services:
-        services.remove_high_score(entry_id)
+        services.admin.remove_high_score(entry_id)
     click.echo(f"removed high score {entry_id}")
 
 
@@ -107,6 +107,6 @@ def reset(app: AppContext, yes: bool) -> None:
     """Back to the default table of RULES E2 (entries from games go too)."""
     require_yes(yes, "reset the high scores")
     with app.services() as services:
-        services.reset_high_scores()
-        entries = services.high_scores(100)
+        services.admin.reset_high_scores()
+        entries = services.queries.high_scores(100)
     click.echo(f"high scores reset to the {len(entries)} default entries")

@@ -23,7 +23,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from service.domain.commands import RuleViolation
 from service.domain.events import EventFormatError
 from service.domain.state import CorruptStream
-from service.errors import GameNotFound, ServiceError
+from service.errors import DatabaseUnavailable, GameNotFound, ServiceError
 from service.ops.settings import SettingError, Settings
 
 from . import db, games, highscores, maintenance, play, replay, review, serve, simulate, watch
@@ -34,6 +34,8 @@ from .output import CliFailure
 def error_message(exc: Exception, database: str | None = None) -> str | None:
     """The one-line message for an error the CLI reports (None: not ours).
     `database`: the SQLite file in use, named in messages about opening it."""
+    if isinstance(exc, DatabaseUnavailable) and isinstance(exc.__cause__, Exception):
+        return error_message(exc.__cause__, database)  # the driver's words, for admins
     if isinstance(exc, GameNotFound):
         return f"game {exc.details.get('game_id', '?')!r} not found"
     if isinstance(exc, ServiceError):

@@ -38,12 +38,12 @@ def verify(app: AppContext, game_id: str | None, all_games: bool, as_json: bool)
     problem is found. Also lists games waiting on the computer's turn."""
     target = one_or_all(game_id, all_games)
     with app.services() as services:
-        problems = services.verify(target)
-        checked = 1 if target is not None else services.list_games(limit=1)[1]
-        waiting = [w for w in services.waiting_on_computer()
+        problems = services.admin.verify(target)
+        checked = 1 if target is not None else services.queries.list_games(limit=1)[1]
+        waiting = [w for w in services.admin.waiting_on_computer()
                    if target is None or w.game_id == target]
         signatures = ([] if any(p.kind == "game_not_found" for p in problems)
-                      else services.signature_reports(target))
+                      else services.admin.signature_reports(target))
     if as_json:
         echo_json({"ok": not problems, "games": checked, "problems": problems,
                    "waiting_on_computer": waiting, "signatures": signatures})
@@ -102,5 +102,5 @@ def rebuild(app: AppContext, game_id: str | None, all_games: bool) -> None:
     """Rewrite the games read model from the events."""
     target = one_or_all(game_id, all_games)
     with app.services() as services, progress("rebuilding") as bar:
-        written = services.rebuild_read_model(target, progress=bar)
+        written = services.admin.rebuild_read_model(target, progress=bar)
     click.echo(f"rebuilt {written} game row{'' if written == 1 else 's'}")

@@ -7,7 +7,7 @@ database. ``--online`` creates the game, prints the invite link and its expiry a
 plays seat 1; ``--join`` claims the open seat with the link's code (or ``--code``)
 and plays seat 2. Each seat's token is kept in the tokens file with its seat, so
 ``squares play --resume ID`` goes on as that seat (with ``--token`` the seat is
-worked out, `Services.check_token`). The seat is then played by `OnlineSession`
+worked out, `Services.play.check_token`). The seat is then played by `OnlineSession`
 (``cli/online_session.py``); the links are ``cli/invites.py``'s.
 """
 
@@ -36,7 +36,7 @@ def _token_not_kept(token: str) -> None:
 def create(services: Services, name: str, *, seed: int | None, height: int, width: int,
            base_url: str = DEFAULT_BASE_URL, stdin: IO[str]) -> OnlineSession:
     """A new online game with `name` on seat 1: print the invite link, keep the token."""
-    created = services.create_game(player_name=name, mode="online", seed=seed,
+    created = services.play.create_game(player_name=name, mode="online", seed=seed,
                                    height=height, width=width)
     invite = created.invite
     if invite is None:  # pragma: no cover - the service invites for every online game
@@ -65,7 +65,7 @@ def join(services: Services, link: str, code: str | None, name: str,
         raise CliFailure("no invitation code: pass the whole invite link "
                          "(<base-url>/join/<id>#code=...) or --code", exit_code=2)
     try:
-        claimed = services.claim_seat(game_id, code, name)
+        claimed = services.play.claim_seat(game_id, code, name)
     except GameNotFound as exc:
         raise CliFailure(f"no game {game_id}") from exc
     except InviteClaimed as exc:

@@ -1,7 +1,7 @@
 """One seat of an online game in the terminal (`OnlineSession`): it moves with that
 seat's token and, while the seat is open or the other seat is to move, waits.
 
-While waiting it asks every `POLL_SECONDS` what is new (`Services.follow`, as
+While waiting it asks every `POLL_SECONDS` what is new (`Services.queries.follow`, as
 ``squares watch`` does) and prints the opponent's moves as they arrive, then the
 board when it is this seat's turn or the game is over. Typed input is still read
 while waiting (``q`` quits; the end of input quits too), without blocking the look
@@ -53,7 +53,7 @@ class OnlineSession(Session):
         """The events since the state shown, which becomes the state after them (a
         settled read: once an open seat's invitation has expired, the game is
         abandoned and the wait ends)."""
-        followed = self.services.follow(self.game_id, after=self.state.version)
+        followed = self.services.queries.follow(self.game_id, after=self.state.version)
         if followed.events:
             self.state = followed.state  # a new object: the UI may still show the old one
         return [item.event for item in followed.events]

@@ -52,8 +52,8 @@ def game_for_token(services: Services, game_id: str,
                    token: str) -> tuple[tuple[int, ...], GameState]:
     """The seats `token` moves in game `game_id` and the game now; one-line errors."""
     try:
-        seats = services.check_token(game_id, token)
-        _, state = services.get_game(game_id)
+        seats = services.play.check_token(game_id, token)
+        _, state = services.queries.get_game(game_id)
     except GameNotFound as exc:
         raise CliFailure(f"no game {game_id}") from exc
     except ServiceError as exc:
@@ -66,7 +66,7 @@ def open_session(services: Services, resume: str, token: str | None, stdin: IO[s
     """A stored game to go on with: its token from `token` or the tokens file (an
     online game: as the seat that token moves, `cli.online.resume_online`)."""
     try:
-        mode = services.get_summary(resume).mode
+        mode = services.queries.get_summary(resume).mode
     except GameNotFound as exc:
         raise CliFailure(f"no game {resume}") from exc
     if mode == "online":
@@ -175,7 +175,7 @@ def play(app: AppContext, name: str | None, difficulty: str, seed: int | None, h
                 session = online_games.join(services, join or "", code, player, stdin)
         else:
             player = name if name is not None else ask_name(stdin)
-            created = services.create_game(player_name=player, difficulty=difficulty,
+            created = services.play.create_game(player_name=player, difficulty=difficulty,
                                            seed=seed, height=height, width=width)
             kept = save_token(created.game_id, created.token)
             click.echo(f"game {created.game_id} ({difficulty}); {HELP}")
@@ -206,6 +206,6 @@ def play(app: AppContext, name: str | None, difficulty: str, seed: int | None, h
         if table_of(state) is None:
             click.echo("this game enters no high score table ("
                        + ("a hint was used" if state.assisted else "a practice game") + ")")
-        entries = services.high_scores(10, height=state.height, width=state.width, mode=mode)
+        entries = services.queries.high_scores(10, height=state.height, width=state.width, mode=mode)
         click.echo(high_score_table(entries) if entries else
                    f"the {mode} table of {state.height} x {state.width} is empty")

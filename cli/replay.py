@@ -119,7 +119,7 @@ def replay(app: AppContext, game_id: str, step: int | None, play_all: bool,
            delay: float) -> None:
     """Replay a stored game in the assignment's text style."""
     with app.services() as services:
-        stored = services.events_of(game_id)
+        stored = services.queries.events_of(game_id)
     events = [s.event for s in stored]
     total = len(events)
     if play_all:

@@ -132,7 +132,7 @@ class Session:
 
     def hint(self) -> None:
         try:  # an online game's hints are its creator's choice, for the seat to move
-            hint = self.services.hint(self.game_id, self.token)
+            hint = self.services.play.hint(self.game_id, self.token)
         except (RuleViolation, HintsOff) as exc:
             click.echo(f"no hint: {exc.message}")
             return
@@ -147,13 +147,13 @@ class Session:
     def move(self, command: Input) -> None:
         try:
             if isinstance(command, Place):
-                result = self.services.place_line(self.game_id, self.token, command.x, command.y)
+                result = self.services.play.place_line(self.game_id, self.token, command.x, command.y)
             else:
-                result = self.services.advance(self.game_id, self.token)
+                result = self.services.play.advance(self.game_id, self.token)
         except RuleViolation as exc:
             click.echo(f"refused: {exc.message}")
             if exc.code == "game_abandoned":  # past its time: the loop ends here
-                self.state = self.services.get_state(self.game_id)
+                self.state = self.services.queries.get_state(self.game_id)
             return
         self.report(result)
 

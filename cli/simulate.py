@@ -74,13 +74,13 @@ def play_in_memory(setup: Setup, seed: int) -> tuple[GameState, list[Event]]:
 
 def play_stored(services: Services, setup: Setup, seed: int) -> tuple[GameState, str]:
     """A whole game stored through the service layer, turn by turn."""
-    created = services.create_game(
+    created = services.play.create_game(
         player_name=PLAYER_NAME, difficulty=setup.level1, mode=MODE, seed=seed,
         height=setup.height, width=setup.width, second_level=setup.level2,
     )
     state = created.state
     while not state.over:
-        state = services.play_computer_turn(created.game_id).state
+        state = services.play.play_computer_turn(created.game_id).state
     return state, created.game_id
 
 

@@ -217,7 +217,7 @@ class TerminalUI:
     def hint(self) -> None:
         session = self.session
         try:  # an online game's hints are its creator's choice, for the seat to move
-            hint = session.services.hint(session.game_id,  # type: ignore[attr-defined]
+            hint = session.services.play.hint(session.game_id,  # type: ignore[attr-defined]
                                          session.token)  # type: ignore[attr-defined]
         except (RuleViolation, HintsOff) as exc:
             self.screen.say(f"no hint: {exc.message}", 2)
@@ -248,9 +248,9 @@ class TerminalUI:
             self.screen.say(f"not your turn: waiting for {waiting}", 2)
         elif key == ord(" "):
             x, y = self.cursor.x, self.cursor.y
-            self.act(lambda: services.place_line(game_id, token, x, y))
+            self.act(lambda: services.play.place_line(game_id, token, x, y))
         elif key in ENTER_KEYS:
-            self.act(lambda: services.advance(game_id, token))
+            self.act(lambda: services.play.advance(game_id, token))
         elif key in HINT_KEYS:
             self.hint()
         elif key == curses.KEY_RESIZE:

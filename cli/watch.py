@@ -2,7 +2,7 @@
 events arrive.
 
 The CLI works on the database, not over HTTP: every ``--interval`` seconds it asks
-what is new since the version it shows (`Services.follow`: the new events and the
+what is new since the version it shows (`Services.queries.follow`: the new events and the
 state after them). On a terminal the screen is cleared before each board;
 otherwise (a pipe, a file) each new board follows the last after a blank line.
 Exits 0 once the game is over, printing the result; ``--once`` prints the current
@@ -72,14 +72,14 @@ def watch(app: AppContext, game_id: str, once: bool, interval: float) -> None:
     """Follow a game live: its board redrawn as moves are made (Ctrl-C stops)."""
     clear = _is_terminal() and not once
     with app.services() as services:
-        state = services.get_state(game_id)
+        state = services.queries.get_state(game_id)
         show(game_id, state, [], clear=clear, first=True)
         if once:
             return
         try:
             while not state.over:
                 time.sleep(interval)
-                followed = services.follow(game_id, after=state.version)
+                followed = services.queries.follow(game_id, after=state.version)
                 if followed.events:
                     state = followed.state
                     show(game_id, state, [s.event for s in followed.events], clear=clear,

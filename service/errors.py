@@ -89,6 +89,14 @@ class BadSetting(ServiceError):
     code = "bad_setting"
 
 
+class DatabaseUnavailable(ServiceError):
+    """The database cannot be reached or used right now (`service.store.outages`); the
+    message is the driver's first line, for logs and admins, never for clients. The
+    driver's error is its ``__cause__``."""
+
+    code = "unavailable"
+
+
 class TooManyGames(ServiceError):
     """A client address already has as many active games as it may create; details:
     ``limit``."""

@@ -119,15 +119,15 @@ def turn_starts(start: NewGame | GameState, strategy: Strategy | StrategyFor = o
 def finish_computer_game(services: Services, game_id: str,
                          state: GameState | None = None) -> GameState:
     """Play the computer's turns of a stored computer-vs-computer game to its end."""
-    return until_over(services.get_state(game_id) if state is None else state,
-                      lambda _state: services.play_computer_turn(game_id).state)
+    return until_over(services.queries.get_state(game_id) if state is None else state,
+                      lambda _state: services.play.play_computer_turn(game_id).state)
 
 
 def computer_game(services: Services, seed: int | None = None, *, height: int = 7,
                   width: int = 9, level1: str = "easy", level2: str = "easy") -> str:
     """A stored computer_vs_computer game played to its end (7 x 9, easy against easy
     unless told; ``seed=None``: a ranked one); its id."""
-    created = services.create_game(player_name="sim", difficulty=level1, second_level=level2,
+    created = services.play.create_game(player_name="sim", difficulty=level1, second_level=level2,
                                    mode="computer_vs_computer", seed=seed, height=height,
                                    width=width)
     finish_computer_game(services, created.game_id, created.state)
@@ -148,10 +148,10 @@ def play_unassisted(services: Services, game_id: str, token: str,
     def step(state: GameState) -> GameState:
         command = chooser.next_command(state)
         if isinstance(command, PlaceLine):
-            return services.place_line(game_id, token, command.x, command.y).state
-        return services.advance(game_id, token).state
+            return services.play.place_line(game_id, token, command.x, command.y).state
+        return services.play.advance(game_id, token).state
 
-    return until_over(services.get_state(game_id) if state is None else state, step)
+    return until_over(services.queries.get_state(game_id) if state is None else state, step)
 
 
 # -- HTTP ---------------------------------------------------------------------------------

@@ -13,7 +13,7 @@
 Examples::
 
     game = GameFactory.create(services=svc, finished=True, small=True)
-    svc.get_state(game.game_id).over  # True
+    svc.queries.get_state(game.game_id).over  # True
     stream = EventStreamFactory.build(mode="two_players", second_name="Ayşe", before_end=True)
 """
 
@@ -44,7 +44,7 @@ class GameStream:
     commands: list[Command] = field(default_factory=list)
 
     def jsonl(self) -> str:
-        """The stream as `Services.export_game` writes it."""
+        """The stream as `Services.admin.export_game` writes it."""
         return "".join(event_to_json(e) + "\n" for e in self.events)
 
 
@@ -164,4 +164,4 @@ class HighScoreFactory(factory.Factory):
         if services is None:
             raise TypeError("HighScoreFactory.create needs services=...")
         name = kwargs["name"][:32]
-        return services.add_high_score(name, kwargs["score"], kwargs["difficulty"])
+        return services.admin.add_high_score(name, kwargs["score"], kwargs["difficulty"])

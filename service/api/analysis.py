@@ -117,7 +117,7 @@ def analysis(game_id: str) -> Response:
     the stage-2 line gave the opponent against the least possible, and what the
     random pieces changed; per seat, accuracy, points given away, luck and the
     three largest mistakes. 409 ``game_running`` while the game is played."""
-    return analysis_response(game_id, current_services().analysis(checked_game_id(game_id)))
+    return analysis_response(game_id, current_services().reviews.analysis(checked_game_id(game_id)))
 
 
 def analysis_response(game_id: str, found: Analysis) -> Response:

@@ -10,7 +10,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
 from ..domain.ranking import MAIN, TABLES
-from ..store import HighScore
+from ..services import HighScore
 from .blueprint import blp, current_services, error_responses
 from .views import timestamp
 
@@ -112,8 +112,8 @@ def high_scores(query: dict[str, Any]) -> Response:
     the computer, the main table) on one field size (by default the default field,
     whose table holds RULES E2's default entries)."""
     services = current_services()
-    entries = services.high_scores(query["limit"], height=query["height"],
+    entries = services.queries.high_scores(query["limit"], height=query["height"],
                                    width=query["width"], mode=query["mode"])
-    accuracies = services.accuracies(e.game_id for e in entries if e.game_id)
+    accuracies = services.reviews.accuracies(e.game_id for e in entries if e.game_id)
     return jsonify(high_scores=[high_score_view(rank, e, accuracies)
                                 for rank, e in enumerate(entries, start=1)])

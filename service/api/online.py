@@ -78,7 +78,7 @@ def claim(body: dict[str, Any], game_id: str) -> Response:
     answer holds that seat's own token (only here). A wrong code is a 403
     (``invite_invalid``), a used one a 409 (``invite_claimed``), an expired one a 410
     (``invite_expired``); nothing is written then."""
-    claimed = current_services().claim_seat(checked_game_id(game_id), body["code"], body["name"])
+    claimed = current_services().play.claim_seat(checked_game_id(game_id), body["code"], body["name"])
     response = jsonify(game_id=claimed.game_id, seat=claimed.seat, token=claimed.token,
                        state=state_view(claimed.game_id, claimed.state),
                        events=[event_view(e) for e in claimed.events])
@@ -94,7 +94,7 @@ def claim(body: dict[str, Any], game_id: str) -> Response:
 def invite_check(body: dict[str, Any], game_id: str) -> Response:
     """What a claim with this code would meet now, without claiming: the join page
     says up front when an invite is wrong, used or expired. Nothing is written."""
-    status = current_services().invite_status(checked_game_id(game_id), body["code"])
+    status = current_services().play.invite_status(checked_game_id(game_id), body["code"])
     return jsonify(status=status)
 
 
@@ -111,7 +111,7 @@ def rematch(game_id: str) -> Response:
     opens the invite link. 409: the game is not over, or nobody joined it
     (``no_rematch``), the caller made the rematch already (``rematch_exists``,
     ``details.game_id``), its seat is taken (``invite_claimed``)."""
-    made = current_services().rematch(checked_game_id(game_id), bearer_token(),
+    made = current_services().play.rematch(checked_game_id(game_id), bearer_token(),
                                       client_address=request.remote_addr)
     response = jsonify(game_id=made.game_id, seat=made.seat, token=made.token,
                        created=made.created,
@@ -129,7 +129,7 @@ def rematch(game_id: str) -> Response:
 def waiting_rematch(game_id: str) -> Response:
     """The rematch one of this game's players made, if one waits (the finished
     game's page asks while it is shown, to offer it to the friend)."""
-    found = current_services().waiting_rematch(checked_game_id(game_id))
+    found = current_services().play.waiting_rematch(checked_game_id(game_id))
     return jsonify(rematch=None if found is None else {
         "game_id": found.game_id, "seat": found.seat, "claimed": found.claimed,
         "by": found.by})

@@ -49,7 +49,7 @@ def create_game(body: dict[str, Any]) -> Response:
     ``mode: online`` the invite link to send to a friend. One client address may
     have at most ``SQUARES_ACTIVE_GAMES_PER_CLIENT`` active games (429
     ``too_many_games``)."""
-    created = current_services().create_game(**body, client_address=request.remote_addr)
+    created = current_services().play.create_game(**body, client_address=request.remote_addr)
     invite = created.invite
     response = jsonify(game_id=created.game_id, token=created.token,
                        state=state_view(created.game_id, created.state),
@@ -69,8 +69,8 @@ def list_games(query: dict[str, Any]) -> Response:
     name. ``active`` leaves out the games past their time, even before the sweep
     wrote their abandonment."""
     services = current_services()
-    games, total = services.list_games(**query)
-    accuracies = services.accuracies(g.game_id for g in games)
+    games, total = services.queries.list_games(**query)
+    accuracies = services.reviews.accuracies(g.game_id for g in games)
     return jsonify(games=[summary_view(g) | {"accuracy": accuracies.get(g.game_id)}
                           for g in games], total=total,
                    limit=query["limit"], offset=query["offset"])
@@ -81,7 +81,7 @@ def list_games(query: dict[str, Any]) -> Response:
 @error_responses(GameNotFound)
 def get_game(game_id: str) -> Response:
     """The current state (board, scores, legal actions) and the game's summary."""
-    summary, state = current_services().get_game(checked_game_id(game_id))
+    summary, state = current_services().queries.get_game(checked_game_id(game_id))
     return jsonify(state=state_view(game_id, state), summary=summary_view(summary))
 
 
@@ -92,7 +92,7 @@ def get_game(game_id: str) -> Response:
 @error_responses(400, 401, 403, 404, 409, 422)
 def place_line(body: dict[str, Any], game_id: str) -> Response:
     """Draw the line at (x, y); when the human's turn ends, the computer's turn follows."""
-    result = current_services().place_line(checked_game_id(game_id), bearer_token(),
+    result = current_services().play.place_line(checked_game_id(game_id), bearer_token(),
                                            body["x"], body["y"], body["expected_version"])
     return _move_response(result)
 
@@ -104,7 +104,7 @@ def place_line(body: dict[str, Any], game_id: str) -> Response:
 @error_responses(400, 401, 403, 404, 409)
 def advance(body: dict[str, Any], game_id: str) -> Response:
     """Go on to the next stage (stage 3 inserts the random pieces, then the turn ends)."""
-    result = current_services().advance(checked_game_id(game_id), bearer_token(),
+    result = current_services().play.advance(checked_game_id(game_id), bearer_token(),
                                         body["expected_version"])
     return _move_response(result)
 
@@ -117,7 +117,7 @@ def computer_turn(game_id: str) -> Response:
     """Play the turn of the computer seat to move: computer-vs-computer games, or a
     vs-computer turn left unplayed (e.g. by a restart between the two writes)."""
     game_id = checked_game_id(game_id)
-    return _move_response(current_services().play_computer_turn(game_id, bearer_token()))
+    return _move_response(current_services().play.play_computer_turn(game_id, bearer_token()))
 
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
@@ -130,7 +130,7 @@ def events(query: dict[str, Any], game_id: str) -> Response:
     `version` is the game's version when read; the events are those after `after` up
     to it (at most `limit`), so ``after=version`` is a safe cursor for the next poll.
     """
-    stored, version = current_services().event_page(checked_game_id(game_id),
+    stored, version = current_services().queries.event_page(checked_game_id(game_id),
                                                     query["after"], query["limit"])
     return jsonify(events=[event_view(e) for e in stored], version=version)
 
@@ -140,7 +140,7 @@ def events(query: dict[str, Any], game_id: str) -> Response:
 @error_responses(GameNotFound, StepOutOfRange)
 def replay(game_id: str, step: int) -> Response:
     """The state after the first `step` events (1 = the game as created)."""
-    state, event, version = current_services().replay_step(checked_game_id(game_id), step)
+    state, event, version = current_services().queries.replay_step(checked_game_id(game_id), step)
     return jsonify(step=step, version=version, state=state_view(game_id, state),
                    event=event_view(event))
 
@@ -158,7 +158,7 @@ def hint(game_id: str) -> Response:
     first hint a human seat asks for makes the game assisted, unranked (RULES E1):
     it appends ``hint_used``, once, and ``version`` in the answer counts it; a move
     may still name the version read before the hint as ``expected_version``."""
-    return jsonify(hint_view(current_services().hint(checked_game_id(game_id), bearer_token())))
+    return jsonify(hint_view(current_services().play.hint(checked_game_id(game_id), bearer_token())))
 
 
 @blp.route("/games/<game_id>/board.txt", methods=["GET"])
@@ -167,5 +167,5 @@ def hint(game_id: str) -> Response:
 @error_responses(GameNotFound)
 def board_text(game_id: str) -> Response:
     """The board and status as plain text."""
-    state = current_services().get_state(checked_game_id(game_id))
+    state = current_services().queries.get_state(checked_game_id(game_id))
     return Response(render(state) + "\n", mimetype="text/plain")

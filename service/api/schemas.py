@@ -12,7 +12,7 @@ from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH,
 from ..domain.names import NAME_MAX
 from ..domain.ranking import ORIGINS, TABLES
 from ..domain.start import LEVELS, MODES
-from ..store import GameSummary
+from ..services import GameSummary
 from .paths import INT32_MAX
 
 SEED_MAX = 2**63 - 1

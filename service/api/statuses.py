@@ -50,6 +50,7 @@ SERVICE_ERRORS: dict[type[ServiceError], ErrorKind] = {
         (e.InviteExpired, 410, "the invitation has expired"),
         (e.TooManyGames, 429, "this address has its most active games"),
         (e.BadSetting, 500, "a server setting cannot be used (the log says which)"),
+        (e.DatabaseUnavailable, 503, "the database is not available (see Retry-After)"),
     )
 }
 
@@ -81,7 +82,6 @@ HTTP_ERRORS: dict[str, ErrorKind] = {kind.code: kind for kind in (
     ErrorKind("rate_limited", 429, "too many requests from this address (see Retry-After)"),
     ErrorKind("too_many_streams", 429, "this address has its most open live streams"),
     ErrorKind("internal_error", 500, "a bug on the server's side (logged)"),
-    ErrorKind("unavailable", 503, "the database is not available (see Retry-After)"),
     ErrorKind("streams_full", 503, "this server holds no more live streams, or restarts"),
     ErrorKind("not_ready", 503, "the database or its schema is not ready"),
 )}

@@ -18,9 +18,8 @@ from ..domain.ranking import table_of
 from ..domain.rules import legal_actions
 from ..domain.state import GameState, TurnRecord
 from ..ops import settings
-from ..services import Invite
+from ..services import GameSummary, Invite, StoredEvent
 from ..services.results import Hint
-from ..store import GameSummary, StoredEvent
 
 
 def event_data(event: Event) -> dict[str, Any]:

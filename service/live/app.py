@@ -27,14 +27,14 @@ from urllib.parse import parse_qs
 
 from ..api.paths import GAME_ID, parse_after
 from ..api.statuses import (
+    ALL_BY_CODE,
     OUTAGE_RETRY_AFTER_S,
     UNAVAILABLE_MESSAGE,
-    http_error,
     service_error,
 )
-from ..errors import GameNotFound
+from ..errors import DatabaseUnavailable, GameNotFound
 from ..http import access_log, request_ids
-from ..http.headers import SECURITY_HEADERS
+from ..http.answers import answer_headers, error_body
 from ..ops import metrics
 from ..services import Services
 from .hub import LiveHub, StreamRequest
@@ -125,15 +125,19 @@ class StreamsApp:
             return
         try:
             exists = GAME_ID.match(game_id) is not None and await self._exists(game_id)
-        except Exception:  # noqa: BLE001 - the database does not answer: come back later
-            log.exception("live stream of game %s: the game could not be read", game_id)
-            metrics.database_error("outage")
-            await self._refuse(request, send, "unavailable", UNAVAILABLE_MESSAGE,
+        except DatabaseUnavailable as exc:  # come back later
+            log.error("live stream of game %s: the game could not be read: %s", game_id, exc)
+            await self._refuse(request, send, exc.code, UNAVAILABLE_MESSAGE,
                                {"Retry-After": str(OUTAGE_RETRY_AFTER_S)})
+            return
+        except Exception:  # noqa: BLE001 - a bug: logged, answered in the error shape
+            log.exception("live stream of game %s: the game could not be read", game_id)
+            await self._refuse(request, send, "internal_error",
+                               "something went wrong on our side")
             return
         if not exists:
             kind = service_error(GameNotFound(""))
-            await self._answer(request, send, kind.status, _error_body(
+            await self._answer(request, send, kind.status, error_body(
                 kind.code, f"no game {game_id!r}"), game_id=game_id)
             return
         hub = self.hub
@@ -168,7 +172,7 @@ class StreamsApp:
         database); a database that does not answer raises."""
         loop = asyncio.get_running_loop()
         try:
-            await loop.run_in_executor(None, self.services.get_summary, game_id)
+            await loop.run_in_executor(None, self.services.queries.get_summary, game_id)
         except GameNotFound:
             return False
         return True
@@ -178,7 +182,7 @@ class StreamsApp:
         extra = dict(headers or {})
         if retry:
             extra["Retry-After"] = str(RETRY_AFTER_S)
-        await self._answer(request, send, http_error(code).status, _error_body(code, message),
+        await self._answer(request, send, ALL_BY_CODE[code].status, error_body(code, message),
                            extra)
 
     async def _answer(self, request: Request, send: Send, status: int, body: Any,
@@ -218,11 +222,7 @@ class StreamsApp:
                 return
 
 
-def _error_body(code: str, message: str) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, "details": {}}}
-
-
 def _start(status: int, headers: dict[str, str], request_id: str) -> Message:
-    every = {**headers, **SECURITY_HEADERS, request_ids.HEADER: request_id}
+    every = answer_headers(headers, request_id)
     return {"type": "http.response.start", "status": status,
             "headers": [(name.lower().encode(), value.encode()) for name, value in every.items()]}

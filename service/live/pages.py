@@ -20,7 +20,7 @@ def page_reader(services: Services) -> Callable[[str, int], Page]:
     ``/events`` shows it."""
 
     def read(game_id: str, after: int) -> Page:
-        events, version, over = services.live_page(game_id, after)
+        events, version, over = services.queries.live_page(game_id, after)
         messages = tuple((e.seq, sse_event(e.seq, e.event.TYPE, event_view(e)))
                          for e in events)
         return Page(messages, version, over)

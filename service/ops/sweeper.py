@@ -1,5 +1,5 @@
 """The retention sweep in the background: every server process abandons the games
-past their time (`Services.abandon_stale`) every few minutes.
+past their time (`Services.retention.abandon_stale`) every few minutes.
 
 ``init_app(app)`` starts one daemon thread per process (each app server worker
 creates its own app), unless ``SQUARES_SWEEP_INTERVAL_S`` is 0. The
@@ -73,7 +73,7 @@ def init_app(app: Any, interval_s: float) -> Sweeper | None:
     ``SQUARES_SWEEP_INTERVAL_S=0``)."""
     if interval_s == 0:
         return None
-    sweeper = Sweeper(app.extensions["squares"].abandon_stale, interval_s)
+    sweeper = Sweeper(app.extensions["squares"].retention.abandon_stale, interval_s)
     app.extensions["squares_sweeper"] = sweeper
     sweeper.start()
     return sweeper

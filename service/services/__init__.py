@@ -1,7 +1,7 @@
 """The use cases: the one way into the game service for the API, the CLI and the pages.
 
-Split by who needs them: `creation` (new games, rematches), `online` (invitations and
-claims), `play` (the game page and the API's moves), `queries`
+Split by who needs them: `play` (the game page and the API's moves; new games and
+rematches from `creation`, invitations and claims from `online`), `queries`
 (reading games, replays, listings), `admin` (the CLI's data management),
 `retention` (abandoning and pruning the games nobody finishes), `reviews` (the
 analyst's reviews of ended games). Each runs
@@ -33,8 +33,10 @@ from ..errors import (
     TooManyGames,
     VersionConflict,
 )
-from ..store import EventStore, GameSummary, HighScore, StoredEvent
+from ..ops.settings import Settings
+from ..store import REQUEST, EventStore, GameSummary, HighScore, Patience, StoredEvent
 from .admin import AdminService
+from .base import OnCore, ServiceCore
 from .play import PlayService
 from .queries import QueryService
 from .results import (
@@ -54,10 +56,29 @@ from .reviews import Analysis, ReviewService
 from .streams import parse_stream
 
 
-class Services(PlayService, QueryService, AdminService, RetentionService, ReviewService):
-    """Every use case on one store (`Services.from_url(url)` or `Services(store)`)."""
+class Services(OnCore):
+    """Every use case on one store (`Services.from_url(url)` or `Services(store)`), by
+    who needs them: ``play``, ``queries``, ``admin``, ``retention``, ``reviews``, each
+    on the one `ServiceCore` they share (the store, the settings, the hint cache,
+    the clock)."""
 
-    store: EventStore
+    def __init__(self, store: EventStore, settings: Settings | None = None, *,
+                 core: ServiceCore | None = None) -> None:
+        self.core = core if core is not None else ServiceCore(store, settings)
+        self.play = PlayService(self.core)
+        self.queries = QueryService(self.core)
+        self.admin = AdminService(self.core)
+        self.retention = RetentionService(self.core)
+        self.reviews = ReviewService(self.core)
+
+    @classmethod
+    def from_url(cls, url: str | None = None, patience: Patience = REQUEST,
+                 settings: Settings | None = None) -> Services:
+        """Services on `url` (None: the settings' ``DATABASE_URL``). `patience`: how
+        long the database may keep a caller waiting (`ADMIN` for the CLI's commands);
+        `settings`: default, the environment's."""
+        core = cls.core_from_url(url, patience, settings)
+        return cls(core.store, core=core)
 
 
 __all__ = [

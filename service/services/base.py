@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from typing import Self
 
 from ..domain import ai
 from ..domain.commands import Abandon
@@ -36,28 +35,53 @@ def computer_owes_a_turn(state: GameState) -> bool:
     return state.game.mode == "vs_computer" and is_computer_turn(state)
 
 
-class ServiceBase:
+class ServiceCore:
+    """What the use cases share, one per `Services`: the store, the settings, the
+    hint cache and the clock, and the settings they read, each its own attribute (a
+    test may change one on one instance)."""
+
     def __init__(self, store: EventStore, settings: Settings | None = None) -> None:
         self.store = store
         self.settings = settings if settings is not None else Settings.from_env()
-        self._hints = HintCache()
+        self.hints = HintCache()
         self.clock: Callable[[], datetime] = utcnow  # "now" for retention (tests set it)
-        # the settings the use cases read, each its own attribute (a test may change
-        # one on one instance)
         self.abandon_after: timedelta = self.settings.abandon_after
         self.active_games_per_client: int = self.settings.active_games_per_client
         self.invite_ttl_seconds: int = self.settings.invite_ttl_seconds
 
+
+def _shared(name: str) -> property:
+    """An attribute of the `ServiceCore`, read and set through it."""
+    return property(lambda self: getattr(self.core, name),
+                    lambda self, value: setattr(self.core, name, value))
+
+
+class OnCore:
+    """Reads (and sets) the shared core's attributes as its own."""
+
+    core: ServiceCore
+    store: EventStore = _shared("store")  # type: ignore[assignment]
+    settings: Settings = _shared("settings")  # type: ignore[assignment]
+    clock: Callable[[], datetime] = _shared("clock")  # type: ignore[assignment]
+    abandon_after: timedelta = _shared("abandon_after")  # type: ignore[assignment]
+    active_games_per_client: int = _shared("active_games_per_client")  # type: ignore[assignment]
+    invite_ttl_seconds: int = _shared("invite_ttl_seconds")  # type: ignore[assignment]
+
     @classmethod
-    def from_url(cls, url: str | None = None, patience: Patience = REQUEST,
-                 settings: Settings | None = None) -> Self:
-        """Services on `url` (None: the settings' ``DATABASE_URL``); migrate it first.
-        `patience`: how long the database may keep a caller waiting (`ADMIN` for the
-        CLI's commands); `settings`: default, the environment's."""
+    def core_from_url(cls, url: str | None = None, patience: Patience = REQUEST,
+                      settings: Settings | None = None) -> ServiceCore:
         settings = settings if settings is not None else Settings.from_env()
         engine = make_engine(url or settings.database_url, patience,
                              settings.sqlite_synchronous)
-        return cls(EventStore(engine), settings)
+        return ServiceCore(EventStore(engine), settings)
+
+
+class ServiceBase(OnCore):
+    """A use-case class: its methods, on the shared core."""
+
+    def __init__(self, core: ServiceCore) -> None:
+        self.core = core
+        self._hints = core.hints
 
     @contextmanager
     def _reading(self, uow: UnitOfWork | None) -> Iterator[UnitOfWork]:

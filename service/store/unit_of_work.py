@@ -29,7 +29,7 @@ from ..domain.events import Event
 from ..domain.fold import apply_all, fold
 from ..domain.ranking import HERE
 from ..domain.state import CorruptStream, GameState
-from ..errors import VersionConflict
+from ..errors import DatabaseUnavailable, ServiceError, VersionConflict
 from ..ops import metrics
 from .checkpoints import CheckpointRepository
 from .engine import REQUEST, Patience, begin_sqlite, make_engine, patience_of, write_engine
@@ -39,6 +39,7 @@ from .high_scores import HighScoreRepository
 from .invitations import InvitationRepository
 from .migrations import schema_problem
 from .notifications import Listener, listen
+from .outages import database_outage, first_line
 from .positions import EventLog
 from .queries import Queries
 from .reviews import ReviewRepository
@@ -179,8 +180,9 @@ class EventStore:
         """A transaction: committed when the block ends, rolled back if it raises;
         its snapshots are published, and its events counted, after the commit.
         `timeout_s`: on PostgreSQL no statement of it runs longer (then it is
-        cancelled, an `OperationalError`), for reads that others wait for (the live
-        feed's); SQLite's reads never wait for a writer (WAL)."""
+        cancelled: `DatabaseUnavailable`), for reads that others wait for (the live
+        feed's); SQLite's reads never wait for a writer (WAL). An outage of the
+        database (`outages`) is raised as `DatabaseUnavailable`."""
         try:
             with self._connection(write) as conn:
                 with conn.begin():
@@ -200,6 +202,14 @@ class EventStore:
                 f"game {exc.game_id}: another writer appended first",
                 current_version=current if current is not None else 0,
             ) from None
+        except Exception as exc:
+            # The one place where the store's errors become the service layer's.
+            if not isinstance(exc, ServiceError) and database_outage(exc):
+                metrics.database_error("outage")
+                raise DatabaseUnavailable(first_line(exc)) from exc
+            if isinstance(exc, SQLAlchemyError):
+                metrics.database_error("error")  # a bug in a statement: a 500
+            raise
 
     @contextmanager
     def _connection(self, write: bool) -> Iterator[Connection]:

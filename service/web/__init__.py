@@ -52,7 +52,7 @@ def page_services() -> Services:
 
 def _summary_or_404(game_id: str) -> GameSummary:
     try:
-        return page_services().get_summary(game_id)
+        return page_services().queries.get_summary(game_id)
     except GameNotFound:
         abort(404)
 
@@ -78,10 +78,10 @@ def join(game_id: str) -> str:
     or its code is wrong (join/main.js asks ``POST .../invite-check``)."""
     services = page_services()
     try:
-        summary, state = services.get_game(game_id)
+        summary, state = services.queries.get_game(game_id)
     except GameNotFound:
         abort(404)
-    status = services.invite_status(game_id) if summary.mode == "online" else "not_online"
+    status = services.play.invite_status(game_id) if summary.mode == "online" else "not_online"
     open_seat = state.open_seat
     inviter = next((s.name for n, s in enumerate(state.seats, start=1)
                     if s.name and n != open_seat), summary.player_name)
@@ -103,13 +103,13 @@ def games() -> str:
     if not 1 <= page <= MAX_PAGE:
         abort(400, description=f"page must be a number from 1 to {MAX_PAGE}")
     player = (request.args.get("player") or "").strip() or None
-    rows, total = page_services().list_games(
+    rows, total = page_services().queries.list_games(
         player=player, limit=GAMES_PER_PAGE, offset=(page - 1) * GAMES_PER_PAGE
     )
     pages = max(1, -(-total // GAMES_PER_PAGE))
     return render_template(
         "games.html", active="games", games=rows, total=total, page=page, pages=pages,
-        player=player, accuracies=page_services().accuracies(g.game_id for g in rows),
+        player=player, accuracies=page_services().reviews.accuracies(g.game_id for g in rows),
     )
 
 
@@ -117,8 +117,8 @@ def games() -> str:
 def replay(game_id: str) -> str:
     services = page_services()
     try:
-        summary = services.get_summary(game_id)
-        series = services.score_series(game_id)
+        summary = services.queries.get_summary(game_id)
+        series = services.queries.score_series(game_id)
     except GameNotFound:
         abort(404)
     steps = len(series)
@@ -168,8 +168,8 @@ def _live_games() -> dict[str, Any]:
     before the sweep abandons it), each row with the texts the page shows, so that the
     first paint (Jinja) and the updates (live/main.js, from `/live.json`) show the
     same."""
-    rows, total = page_services().list_games(status="active", limit=LIVE_GAMES_SHOWN,
-                                             by_last_move=True, moved_within=LIVE_RECENT)
+    rows, total = page_services().queries.list_games(
+        status="active", limit=LIVE_GAMES_SHOWN, by_last_move=True, moved_within=LIVE_RECENT)
     shown = len(rows)
     minutes = int(LIVE_RECENT.total_seconds() // 60)
     caption = (f"{total} game{'' if total == 1 else 's'} with a move in the last {minutes} "

@@ -35,7 +35,7 @@ def _table_of_game(game_id: str | None) -> tuple[str, tuple[int, int]] | None:
     if not game_id:
         return None
     try:
-        summary = page_services().get_summary(game_id)
+        summary = page_services().queries.get_summary(game_id)
     except GameNotFound:
         return None
     mode = summary.mode if summary.mode in TABLES else MAIN
@@ -53,10 +53,10 @@ def highscores() -> str:
         if mode not in TABLES:
             abort(400, description=f"mode is one of {', '.join(TABLES)}")
     services = page_services()
-    entries = services.high_scores(HIGH_SCORES_SHOWN, height=size[0], width=size[1],
+    entries = services.queries.high_scores(HIGH_SCORES_SHOWN, height=size[0], width=size[1],
                                    mode=mode)
-    sizes = list(dict.fromkeys([*FIELD_SIZES, *services.high_score_sizes(mode), size]))
-    accuracies = services.accuracies(e.game_id for e in entries if e.game_id)
+    sizes = list(dict.fromkeys([*FIELD_SIZES, *services.queries.high_score_sizes(mode), size]))
+    accuracies = services.reviews.accuracies(e.game_id for e in entries if e.game_id)
     return render_template(
         "highscores.html", active="highscores", entries=entries, game=game, size=size,
         sizes=sizes, mode=mode, modes=MODE_NAMES, title=TITLES[mode],

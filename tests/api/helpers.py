@@ -193,7 +193,7 @@ def greedy_move(client: FlaskClient, services: Any, game_id: str, token: str,
     from service.domain.commands import PlaceLine
     from squares_testing.greedy import Greedy
 
-    command = Greedy().next_command(services.get_state(game_id))
+    command = Greedy().next_command(services.queries.get_state(game_id))
     body: dict[str, Any] = {"expected_version": state["version"]}
     path = "advance"
     if isinstance(command, PlaceLine):
@@ -239,7 +239,7 @@ def move_after_first_read(monkeypatch: Any, services: Any, game_id: str,
         row = real_get(self, gid, for_update=for_update)
         if not moved and gid == game_id:
             moved.append(0)  # first: the advance below reads the row too
-            moved[0] = services.advance(game_id, token).state.version
+            moved[0] = services.play.advance(game_id, token).state.version
         return row
 
     monkeypatch.setattr(GameRepository, "get", get)

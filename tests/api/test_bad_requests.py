@@ -15,6 +15,7 @@ import pytest
 
 from service.http.app import MAX_BODY_BYTES
 from service.services import Services
+from service.store.queries import Queries
 
 from .helpers import CheckedClient, assert_error, bearer, create_game, snapshot
 
@@ -272,8 +273,8 @@ def test_an_unexpected_failure_is_a_logged_json_500_under_api(
     def broken(*_: Any, **__: Any) -> Any:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(services, "high_scores", broken)
-    monkeypatch.setattr(services, "list_games", broken)
+    monkeypatch.setattr(Queries, "high_scores", broken)
+    monkeypatch.setattr(Queries, "games", broken)
     response = client.get("/api/highscores")
     details = assert_error(response, 500, "internal_error")
     assert details == {} and "disk on fire" not in response.get_data(as_text=True)

@@ -23,6 +23,7 @@ from flask import Flask
 from werkzeug.exceptions import Gone, TooManyRequests
 from werkzeug.test import TestResponse
 
+from service.errors import DatabaseUnavailable
 from tests.apps import app_for_tests
 from tests.conftest import close_app
 
@@ -47,7 +48,9 @@ def _broken() -> Any:
 
 
 def _outage() -> Any:
-    raise sqlite3.OperationalError(f"disk I/O error ({SECRET})")
+    # what the store raises when its database fails (service.store.outages)
+    raise DatabaseUnavailable("disk I/O error") from sqlite3.OperationalError(
+        f"disk I/O error ({SECRET})")
 
 
 def _limited() -> str:

@@ -98,7 +98,7 @@ def test_RULES_V2_replay_step_k_is_the_fold_of_the_first_k_events(
 def test_replay_of_a_stored_default_size_game(client: CheckedClient,
                                               services: Services) -> None:
     game = GameFactory.create(services=services, turns=3)
-    version = services.get_summary(game.game_id).version
+    version = services.queries.get_summary(game.game_id).version
     middle = client.get(f"/api/games/{game.game_id}/replay/{version // 2}").get_json()
     assert middle["state"]["version"] == version // 2
     assert (middle["state"]["height"], middle["state"]["width"]) == (19, 33)

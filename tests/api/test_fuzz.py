@@ -85,11 +85,11 @@ def seeded() -> Iterator[list[Seeded]]:
         {"mode": "two_players", "second_name": "Ayşe"},
         {"mode": "computer_vs_computer", "difficulty": "easy"},
     ):
-        created = services.create_game(player_name="Fuzz", height=9, width=11, seed=5,
+        created = services.play.create_game(player_name="Fuzz", height=9, width=11, seed=5,
                                        **kwargs)  # type: ignore[arg-type]
         games.append(Seeded(created.game_id, created.token, 1))
     done = GameFactory.create(services=services, finished=True, small=True)
-    games.append(Seeded(done.game_id, done.token, services.get_summary(done.game_id).version))
+    games.append(Seeded(done.game_id, done.token, services.queries.get_summary(done.game_id).version))
     games.append(finished_online(services))
     yield games
     services.store.dispose()
@@ -99,19 +99,19 @@ def seeded() -> Iterator[list[Seeded]]:
 def finished_online(services: Services) -> Seeded:
     """An online game played to its end (a rematch can be asked for); its creator's
     token."""
-    created = services.create_game(player_name="Fuzz", mode="online", height=7, width=9,
-                                   seed=5, hints=True)
+    created = services.play.create_game(player_name="Fuzz", mode="online", height=7,
+                                        width=9, seed=5, hints=True)
     assert created.invite is not None
-    claimed = services.claim_seat(created.game_id, created.invite.code, "Zuff")
+    claimed = services.play.claim_seat(created.game_id, created.invite.code, "Zuff")
     tokens = {1: created.token, 2: claimed.token}
     state = claimed.state
     while not state.over:
-        hint = services.hint(created.game_id, tokens[state.turn]).command
+        hint = services.play.hint(created.game_id, tokens[state.turn]).command
         token = tokens[state.turn]
         if isinstance(hint, PlaceLine):
-            state = services.place_line(created.game_id, token, hint.x, hint.y).state
+            state = services.play.place_line(created.game_id, token, hint.x, hint.y).state
         else:
-            state = services.advance(created.game_id, token).state
+            state = services.play.advance(created.game_id, token).state
     return Seeded(created.game_id, created.token, state.version)
 
 

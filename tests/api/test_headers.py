@@ -194,7 +194,7 @@ def test_an_unexpected_500_has_the_headers(app: Flask, client: CheckedClient,
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(app.extensions["squares"], "high_scores", boom)
+    monkeypatch.setattr(app.extensions["squares"].queries, "high_scores", boom)
     response = client.get(path)
     assert response.status_code == 500
     assert (response.mimetype == "application/json") is json

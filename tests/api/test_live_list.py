@@ -111,7 +111,7 @@ def test_live_json_is_the_page_s_list_by_the_api_s_rule(
     services.clock = lambda: utcnow() + timedelta(days=8)
     assert live_json(app)["games"] == [] and page_ids(client) == []
     assert active_ids(client) == set()
-    swept = services.abandon_stale(now=utcnow() + timedelta(days=8))
+    swept = services.retention.abandon_stale(now=utcnow() + timedelta(days=8))
     assert {game_id for game_id, _ in swept.abandoned} == {
         ranked["game_id"], online["game_id"], played["game_id"]}
     services.clock = utcnow
@@ -134,7 +134,7 @@ def test_a_game_past_its_time_leaves_while_the_others_stay(
     assert [g["game_id"] for g in live_json(app)["games"]] == page_ids(client)
     assert page_ids(client) == [young["game_id"]]
     assert active_ids(client) == {young["game_id"]}
-    assert services.get_summary(old["game_id"]).status == "active"  # not yet swept
+    assert services.queries.get_summary(old["game_id"]).status == "active"  # not yet swept
 
 
 def test_an_unchanged_list_is_a_304_to_a_poll_with_its_etag(

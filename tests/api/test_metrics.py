@@ -15,6 +15,7 @@ from sqlalchemy import exc as sa_exc
 
 from service.live.slots import StreamSlots
 from service.services import Services
+from service.store.queries import Queries
 from tests.apps import app_for_tests
 from tests.conftest import close_app
 
@@ -80,7 +81,7 @@ def test_an_append_another_writer_beat_counts_as_a_conflict(services: Services) 
     from service.domain.rules import decide
 
     lost = delta("squares_version_conflicts_total", source="append")
-    created = services.create_game(player_name="Ada", height=7, width=9, seed=3)
+    created = services.play.create_game(player_name="Ada", height=7, width=9, seed=3)
     state = services.store.load_state(created.game_id)
     events = decide(state, Advance(state.turn))
     services.store.append(created.game_id, state.version, events, apply_all(state, events))
@@ -115,7 +116,7 @@ def test_database_outages_and_errors_are_counted(
     def failing(*_: Any, **__: Any) -> Any:
         raise failure[0]
 
-    monkeypatch.setattr(services, "high_scores", failing)
+    monkeypatch.setattr(Queries, "high_scores", failing)
     locked = sqlite3.OperationalError("database is locked")
     failure[:] = [sa_exc.OperationalError("SELECT 1", {}, locked)]
     assert_error(client.get("/api/highscores"), 503, "unavailable")

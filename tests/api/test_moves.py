@@ -260,19 +260,19 @@ def test_a_computer_turn_left_unplayed_is_played_by_the_next_command(
     assert result["state"]["turn"] == 1 and result["state"]["stage"] == 2
     again = client.post(f"/api/games/{game_id}/computer-turn", headers=bearer(token))
     assert assert_error(again, 409, "not_computer_turn")["turn"] == 1
-    assert services.verify(game_id) == []
+    assert services.admin.verify(game_id) == []
 
 
 def test_a_computer_turn_left_unplayed_is_played_by_the_next_read(
         client: CheckedClient, services: Services) -> None:
     stream = build_stream(seed=6, player_name="Ali", turns=1)  # 19 x 33: no early end
     stored = store_stream(services, stream)
-    assert services.waiting_on_computer()[0].game_id == stored.game_id
+    assert services.admin.waiting_on_computer()[0].game_id == stored.game_id
     state = client.get(f"/api/games/{stored.game_id}").get_json()["state"]
     assert state["turn"] == 1 and state["version"] > stream.state.version
     hint = client.get(f"/api/games/{stored.game_id}/hint", headers=bearer(stored.token))
     assert hint.get_json()["seat"] == 1
-    assert services.waiting_on_computer() == []
+    assert services.admin.waiting_on_computer() == []
 
 
 def test_computer_turn_in_a_humans_turn_is_409(game: Game) -> None:

@@ -50,7 +50,7 @@ def test_the_second_player_of_two_is_checked_too(client: CheckedClient) -> None:
 def test_a_name_entered_in_the_table_later_is_guarded_as_well(
         client: CheckedClient, services: Services) -> None:
     assert create_game(client, player_name="Zeynep")  # nobody like her in the table yet
-    services.add_high_score("Zeynep", 120)
+    services.admin.add_high_score("Zeynep", 120)
     assert_error(_post_game(client, player_name="Z\u0435ynep"), 409, "name_confusable")
     assert create_game(client, player_name="Zeynep")
 
@@ -90,7 +90,7 @@ def test_the_cli_reports_a_lookalike_as_a_clear_error(runner: SquaresRunner,
     assert result.exit_code == 1
     assert "looks like 'Eda Fırat'" in result.stderr and "(name_confusable)" in result.stderr
     assert "Traceback" not in result.stderr
-    assert CYRILLIC_EDA not in {h.name for h in services.high_scores(100)}
+    assert CYRILLIC_EDA not in {h.name for h in services.queries.high_scores(100)}
 
 
 def test_RULES_a_name_under_a_heap_of_combining_marks_is_422_invalid_name(

@@ -152,7 +152,7 @@ def test_RULES_M2_online_both_humans_enter_the_online_table(
                               ("Bob", state["scores"][1], "online")])
     main = client.get("/api/highscores?height=7&width=9&limit=1000").get_json()
     assert [e for e in main["high_scores"] if e["game_id"] == game_id] == []
-    assert services.verify(game_id) == []
+    assert services.admin.verify(game_id) == []
 
 
 def test_concurrent_claims_give_the_seat_once(any_app: Flask) -> None:

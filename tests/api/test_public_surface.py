@@ -46,7 +46,7 @@ def test_game_creation_is_rate_limited_per_address(limited: Flask) -> None:
     other = client.post("/api/games", json={"player_name": "Ada"},
                         environ_base={"REMOTE_ADDR": "10.9.8.7"})
     assert other.status_code == 201  # another address has its own count
-    assert limited.extensions["squares"].list_games()[1] == 3  # nothing written by the 429
+    assert limited.extensions["squares"].queries.list_games()[1] == 3  # nothing written by the 429
 
 
 def test_moves_share_one_limit_and_hints_have_their_own(limited: Flask) -> None:

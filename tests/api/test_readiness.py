@@ -2,7 +2,7 @@
 (never a 500, nothing half-written), and ``/readyz`` naming only the failing part.
 
 In-process (the Flask test client): which errors count as an outage
-(`service.api.errors.database_outage`), a full SQLite file (``PRAGMA max_page_count``
+(`service.store.outages.database_outage`), a full SQLite file (``PRAGMA max_page_count``
 on every connection of the app's pool), an unreachable PostgreSQL, a schema that is
 behind. The real outages against ``squares serve`` are in tests/e2e/test_outages.py.
 """
@@ -20,12 +20,13 @@ from flask import Flask
 from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 
-from service.api.errors import database_outage
 from service.api.statuses import OUTAGE_RETRY_AFTER_S as RETRY_AFTER_S
 from service.api.statuses import UNAVAILABLE_MESSAGE
 from service.services import Services
 from service.store import downgrade
 from service.store.migrations import head_revisions
+from service.store.outages import database_outage
+from service.store.queries import Queries
 from tests.apps import app_for_tests
 from tests.conftest import close_app
 
@@ -121,8 +122,8 @@ def test_a_lost_database_is_a_503_with_retry_after_and_a_bug_stays_500(
     def down(*_: Any, **__: Any) -> Any:
         raise lost
 
-    monkeypatch.setattr(services, "high_scores", down)
-    monkeypatch.setattr(services, "list_games", down)
+    monkeypatch.setattr(Queries, "high_scores", down)
+    monkeypatch.setattr(Queries, "games", down)
     with caplog.at_level(logging.ERROR, logger="service.api.errors"):
         response = client.get("/api/highscores")
     _assert_unavailable(response)
@@ -138,7 +139,7 @@ def test_a_lost_database_is_a_503_with_retry_after_and_a_bug_stays_500(
     def bug(*_: Any, **__: Any) -> Any:
         raise _wrapped(_sqlite_error("no such column: scroe", 1))
 
-    monkeypatch.setattr(services, "high_scores", bug)
+    monkeypatch.setattr(Queries, "high_scores", bug)
     assert_error(client.get("/api/highscores"), 500, "internal_error")
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from service.ops import logs
 from service.services import Services
+from service.store.queries import Queries
 
 from .helpers import bearer, create_game
 from .test_readiness import _wrapped
@@ -92,7 +93,7 @@ def test_an_error_is_logged_once_with_its_request_id_and_traceback(
     def broken(*_: Any, **__: Any) -> Any:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(services, "high_scores", broken)
+    monkeypatch.setattr(Queries, "high_scores", broken)
     answer = client.get("/api/highscores", headers={"X-Request-ID": "boom-1"})
     assert answer.status_code == 500
     errors = [r for r in records.records if r.levelno >= logging.ERROR]
@@ -194,7 +195,7 @@ def test_an_outage_writes_its_traceback_once_with_a_count_of_the_repeats(
     def lost(*_: Any, **__: Any) -> Any:
         raise _wrapped(psycopg.OperationalError("connection refused"), statement=None)
 
-    monkeypatch.setattr(services, "high_scores", lost)
+    monkeypatch.setattr(Queries, "high_scores", lost)
     answers = [client.get("/api/highscores").status_code for _ in range(30)]
     assert answers == [503] * 30
     err = text_logs.err.getvalue()

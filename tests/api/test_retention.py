@@ -22,7 +22,7 @@ def test_an_address_past_its_cap_of_active_games_gets_a_429(
         create_game(client, seed=seed)
     refused = client.post("/api/games", json={"player_name": "Ada", "height": 7, "width": 9})
     assert assert_error(refused, 429, "too_many_games") == {"limit": 2}
-    assert services.list_games()[1] == 2  # nothing written
+    assert services.queries.list_games()[1] == 2  # nothing written
     other = client.post("/api/games", json={"player_name": "Ada", "height": 7, "width": 9},
                         environ_base={"REMOTE_ADDR": "10.9.8.7"})
     assert other.status_code == 201  # another address has its own count

@@ -41,8 +41,8 @@ def test_games_and_high_scores_show_the_accuracy_of_a_reviewed_game(
     assert accuracy_cell(client, "/games", in_games) == "—"
     assert accuracy_cell(client, f"/highscores?game={game_id}", in_table) == "—"
 
-    services.review_all()
-    human, computer = services.accuracies([game_id])[game_id]
+    services.reviews.review_all()
+    human, computer = services.reviews.accuracies([game_id])[game_id]
     assert accuracy_cell(client, "/games", in_games) == f"acc. {human} % / {computer} %"
     assert accuracy_cell(client, f"/highscores?game={game_id}", in_table) == f"{human} %"
     # the default entries have no game, so no review

@@ -72,7 +72,7 @@ def test_the_server_s_sweeper_abandons_games_past_their_time(app: Flask) -> None
     worker = sweeper.init_app(app, 0.05)
     assert worker is not None and app.extensions["squares_sweeper"] is worker
     try:
-        assert _wait_for(lambda: services.get_summary(game_id).status == "abandoned")
+        assert _wait_for(lambda: services.queries.get_summary(game_id).status == "abandoned")
     finally:
         worker.stop()
-    assert services.verify() == []
+    assert services.admin.verify() == []

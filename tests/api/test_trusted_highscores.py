@@ -56,7 +56,7 @@ def played(app: Flask) -> dict[str, str]:
     ids["self_fed"] = pair["game_id"]
     forged = play_out(NewGame(seed="the attacker's", player_name="Sahte", difficulty="hard",
                               ranked=True, **DEFAULT), Greedy())[0]
-    ids["forged"] = services_of(app).import_game(to_jsonl(forged))  # unsigned
+    ids["forged"] = services_of(app).admin.import_game(to_jsonl(forged))  # unsigned
     return ids
 
 

@@ -60,7 +60,7 @@ def test_a_high_score_at_the_32_bit_limits_is_stored(run: Run, services: Service
                                                      score: int) -> None:
     result = run("highscores", "add", "Edge", str(score))
     assert result.exit_code == 0, result.stderr
-    assert score in [e.score for e in services.high_scores(100)]
+    assert score in [e.score for e in services.queries.high_scores(100)]
 
 
 @pytest.mark.parametrize("args", [
@@ -106,7 +106,7 @@ def test_numbers_the_domain_checks_are_not_usage_errors(run: Run) -> None:
 
 
 def test_a_huge_step_or_seed_is_no_overflow(run: Run, services: Services) -> None:
-    created = services.create_game(player_name="Ada", seed=1, height=7, width=7)
+    created = services.play.create_game(player_name="Ada", seed=1, height=7, width=7)
     game_id = created.game_id
     assert_one_error(run("replay", game_id, "--step", "99999999999999999999"), 1,
                      "step 99999999999999999999 is outside 1..")
@@ -158,7 +158,7 @@ def test_a_file_that_is_not_a_database(tmp_path: Path) -> None:
 
 def test_export_and_backup_to_an_unusable_path(run: Run, services: Services,
                                                tmp_path: Path) -> None:
-    game_id = services.create_game(player_name="Ada", seed=1, height=7, width=7).game_id
+    game_id = services.play.create_game(player_name="Ada", seed=1, height=7, width=7).game_id
     (tmp_path / "file").write_text("")
     target = tmp_path / "file" / "out"
     assert_one_error(run("games", "export", game_id, "-o", str(target)), 1,

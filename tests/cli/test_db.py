@@ -64,8 +64,8 @@ def test_downgrade_to_base_with_games_names_every_row_it_drops(run: Run, db_url:
     run("db", "upgrade")
     services = Services.from_url(db_url)
     try:
-        game = services.create_game(player_name="Ada", height=7, width=7, seed=1)
-        services.advance(game.game_id, game.token)
+        game = services.play.create_game(player_name="Ada", height=7, width=7, seed=1)
+        services.play.advance(game.game_id, game.token)
     finally:
         services.store.dispose()
     result = run("db", "downgrade", "base")
@@ -98,13 +98,13 @@ def test_backup_copies_a_live_sqlite_database(run: Run, db_url: str, tmp_path) -
     run("db", "upgrade")
     services = Services.from_url(db_url)
     try:
-        services.create_game(player_name="Ada", height=7, width=7, seed=1)
+        services.play.create_game(player_name="Ada", height=7, width=7, seed=1)
         target = tmp_path / "backup.db"
         result = run("db", "backup", str(target))
         assert result.exit_code == 0, result.stderr
         copy = Services.from_url(f"sqlite:///{target}")
         try:
-            assert copy.list_games()[1] == 1 and len(copy.high_scores()) == 5
+            assert copy.queries.list_games()[1] == 1 and len(copy.queries.high_scores()) == 5
         finally:
             copy.store.dispose()
     finally:
@@ -135,6 +135,6 @@ def test_data_commands_migrate_by_themselves(run: Run, db_url: str) -> None:
     assert run("db", "current").stdout == f"{HEAD} (head)\n"
     services = Services.from_url(db_url)
     try:
-        assert len(services.high_scores()) == 5  # RULES E2's default table
+        assert len(services.queries.high_scores()) == 5  # RULES E2's default table
     finally:
         services.store.dispose()

@@ -99,11 +99,11 @@ def test_delete_needs_yes(run: Run, services: Services) -> None:
     result = run("games", "delete", game.game_id)
     assert result.exit_code == 2
     assert result.stderr == "error: refusing to delete without --yes\n"
-    assert services.get_summary(game.game_id).game_id == game.game_id
+    assert services.queries.get_summary(game.game_id).game_id == game.game_id
 
     result = run("games", "delete", game.game_id, "--yes")
     assert result.exit_code == 0 and result.stdout == f"deleted game {game.game_id}\n"
-    assert services.list_games()[1] == 0
+    assert services.queries.list_games()[1] == 0
 
 
 def test_prune_deletes_only_old_unfinished_games(run: Run, services: Services) -> None:
@@ -118,7 +118,7 @@ def test_prune_deletes_only_old_unfinished_games(run: Run, services: Services) -
 
     result = run("games", "prune", "--unfinished-older-than", "0m", "--yes")
     assert result.exit_code == 0 and result.stdout == "pruned 1 unfinished game\n"
-    remaining = [g.game_id for g in services.list_games()[0]]
+    remaining = [g.game_id for g in services.queries.list_games()[0]]
     assert remaining == [finished.game_id] and active.game_id not in remaining
 
 
@@ -174,28 +174,28 @@ def test_export_delete_import_round_trip_is_byte_identical(
     again = tmp_path / "again.jsonl"
     assert run("games", "export", new_id, "-o", str(again)).exit_code == 0
     assert again.read_bytes() == original
-    assert services.get_state(new_id) == game.state
+    assert services.queries.get_state(new_id) == game.state
     assert run("verify", new_id).exit_code == 0
 
 
 def test_import_reads_stdin(run: Run, services: Services) -> None:
     game = GameFactory.create(services=services, turns=1, small=True, ranked=False)
-    text = services.export_game(game.game_id)
-    services.delete_game(game.game_id)
+    text = services.admin.export_game(game.game_id)
+    services.admin.delete_game(game.game_id)
     result = run("games", "import", "-", input=text.encode("utf-8"))
     assert result.exit_code == 0
-    assert services.export_game(result.stdout.strip()) == text
+    assert services.admin.export_game(result.stdout.strip()) == text
 
 
 def _game_count(services: Services) -> int:
-    return services.list_games()[1]
+    return services.queries.list_games()[1]
 
 
 def test_import_of_a_stream_with_a_gap_names_the_line_and_writes_nothing(
         run: Run, services: Services, tmp_path: Path) -> None:
     # a practice game: an unfinished ranked stream is refused at line 1 (its seed secret)
     game = GameFactory.create(services=services, turns=2, small=True, seed=4242, ranked=False)
-    lines = services.export_game(game.game_id).splitlines(keepends=True)
+    lines = services.admin.export_game(game.game_id).splitlines(keepends=True)
     assert len(lines) > 5
     gap = tmp_path / "gap.jsonl"
     gap.write_text("".join(lines[:3] + lines[4:]), encoding="utf-8")  # event 4 is missing
@@ -212,7 +212,7 @@ def test_import_of_a_stream_with_a_gap_names_the_line_and_writes_nothing(
 
 def test_import_of_bad_files(run: Run, services: Services, tmp_path: Path) -> None:
     game = GameFactory.create(services=services, turns=1, small=True)
-    lines = services.export_game(game.game_id).splitlines(keepends=True)
+    lines = services.admin.export_game(game.game_id).splitlines(keepends=True)
     before = _game_count(services)
 
     not_json = tmp_path / "not_json.jsonl"

@@ -55,7 +55,7 @@ def test_add_refuses_a_bad_name_or_score(run: Run) -> None:
 
 
 def test_reset_needs_yes_and_restores_the_defaults(run: Run, services: Services) -> None:
-    services.add_high_score("Ayşe", 500)
+    services.admin.add_high_score("Ayşe", 500)
     result = run("highscores", "reset")
     assert result.exit_code == 2
     assert result.stderr == "error: refusing to reset the high scores without --yes\n"

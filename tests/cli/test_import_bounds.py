@@ -69,8 +69,8 @@ def _game_lines(services: Services) -> list[bytes]:
     from the first line on; its signature line left out), deleted again."""
     game = GameFactory.create(services=services, finished=True, small=True, seed=4711,
                               ranked=False)
-    text = services.export_game(game.game_id)
-    services.delete_game(game.game_id)
+    text = services.admin.export_game(game.game_id)
+    services.admin.delete_game(game.game_id)
     return [line.encode() + b"\n" for line in text.splitlines()
             if '"type":"signature"' not in line]
 
@@ -150,7 +150,7 @@ def test_a_hostile_file_is_refused_at_its_line_in_little_memory(
         name: str, db_url: str, services: Services, tmp_path: Path) -> None:
     make, at, word = HOSTILE[name]
     path = _write(tmp_path / "hostile.jsonl", make(_game_lines(services)))
-    before = services.list_games()[1]
+    before = services.queries.list_games()[1]
 
     outcome = _import(db_url, path, tmp_path)
 
@@ -158,7 +158,7 @@ def test_a_hostile_file_is_refused_at_its_line_in_little_memory(
     assert at(line), (line, reason)
     assert word in reason
     assert outcome.peak_kib < MEMORY_LIMIT_KIB, outcome.peak_kib
-    assert services.list_games()[1] == before
+    assert services.queries.list_games()[1] == before
 
 
 def test_a_hostile_stdin_is_refused_the_same_way(
@@ -168,7 +168,7 @@ def test_a_hostile_stdin_is_refused_the_same_way(
     line, reason = outcome.refused_at()
     assert line == MAX_EVENTS + 1 and "more than" in reason
     assert outcome.peak_kib < MEMORY_LIMIT_KIB, outcome.peak_kib
-    assert services.list_games()[1] == 0
+    assert services.queries.list_games()[1] == 0
 
 
 def _explanations_to_the_byte_cap() -> Iterator[bytes]:
@@ -205,7 +205,7 @@ def _play_largest(services: Services) -> str:
 def test_a_real_game_on_the_largest_field_is_within_every_bound_and_imports(
         db_url: str, services: Services, tmp_path: Path) -> None:
     game_id = _play_largest(services)
-    text = services.export_game(game_id)
+    text = services.admin.export_game(game_id)
     lines = text.encode().splitlines(keepends=True)
     assert len(lines) < MAX_EVENTS
     assert len(text.encode()) < MAX_STREAM_BYTES
@@ -219,12 +219,12 @@ def test_a_real_game_on_the_largest_field_is_within_every_bound_and_imports(
         kind = json.loads(line)["type"]
         assert len(line) <= allowances.get(kind, streams.ENDING_BYTES), line
 
-    state = services.get_state(game_id)
-    services.delete_game(game_id)
+    state = services.queries.get_state(game_id)
+    services.admin.delete_game(game_id)
     path = tmp_path / "largest.jsonl"
     path.write_text(text, encoding="utf-8")
     outcome = _import(db_url, path, tmp_path)
     assert outcome.code == 0, outcome.stderr
     assert outcome.stderr == "imported ranked: signature valid (this instance)\n"
     assert outcome.peak_kib < MEMORY_LIMIT_KIB, outcome.peak_kib
-    assert services.get_state(outcome.stdout.strip()) == state
+    assert services.queries.get_state(outcome.stdout.strip()) == state

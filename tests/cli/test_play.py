@@ -71,10 +71,10 @@ def test_RULES_a_whole_practice_game_never_enters_the_high_score_table(
         "this game enters no high score table (a hint was used)\n"
         "the vs_computer table of 7 x 9 is empty\n")
 
-    (summary,), total = services.list_games()
+    (summary,), total = services.queries.list_games()
     assert total == 1 and summary.status == "finished" and summary.player_name == "Ayşe"
     assert list(summary.scores) == final.scores and summary.ranked is False
-    assert [h for h in services.high_scores(100, height=7, width=9)
+    assert [h for h in services.queries.high_scores(100, height=7, width=9)
             if h.game_id == summary.game_id] == []
 
 
@@ -84,7 +84,7 @@ def test_quit_and_end_of_input_leave_the_game_stored(run: Run, services: Service
     assert "saved, unfinished" in result.stdout
     result = run("play", "--seed", str(SEED), *SMALL, input="a\n")  # no q: end of input
     assert result.exit_code == 0 and "saved, unfinished" in result.stdout
-    found, total = services.list_games()
+    found, total = services.queries.list_games()
     assert total == 2
     assert all(g.status == "active" and g.stage == 2 and g.player_name == "Player"
                for g in found)
@@ -112,4 +112,4 @@ def test_play_in_a_real_process_with_piped_stdin(db_url: str, services: Services
     )
     (game,) = json.loads(listed.stdout)["games"]
     assert game["player_name"] == "Deniz" and game["status"] == "active"
-    assert services.get_state(game["game_id"]).stage >= 2
+    assert services.queries.get_state(game["game_id"]).stage >= 2

@@ -99,7 +99,7 @@ def player(db_url: str, tokens_path: Path) -> Iterator[Callable[..., Player]]:
 
 
 def online_game(services: Services, name: str = "Ann", seed: int = SEED) -> CreatedGame:
-    return services.create_game(player_name=name, mode="online", seed=seed, height=7, width=9)
+    return services.play.create_game(player_name=name, mode="online", seed=seed, height=7, width=9)
 
 
 def link(created: CreatedGame, base: str = "http://127.0.0.1:5000") -> str:
@@ -110,13 +110,13 @@ def link(created: CreatedGame, base: str = "http://127.0.0.1:5000") -> str:
 def play_a_turn(services: Services, game_id: str, token: str) -> list[str]:
     """The seat to move: advance, one line in stage 2, advance twice (the turn ends);
     what the CLI prints for those moves."""
-    state = services.get_state(game_id)
+    state = services.queries.get_state(game_id)
     name = state.seat_info(state.turn).name
-    services.advance(game_id, token)
-    x, y = legal_actions(services.get_state(game_id)).lines[0]
-    services.place_line(game_id, token, x, y)
-    services.advance(game_id, token)
-    services.advance(game_id, token)
+    services.play.advance(game_id, token)
+    x, y = legal_actions(services.queries.get_state(game_id)).lines[0]
+    services.play.place_line(game_id, token, x, y)
+    services.play.advance(game_id, token)
+    services.play.advance(game_id, token)
     return [f"{name} advances to stage 2", f"{name} draws ({x}, {y}) in stage 2",
             f"{name} advances to stage 3", f"{name} ends the turn"]
 
@@ -154,10 +154,10 @@ def test_online_prints_an_invite_link_whose_code_claims_the_seat(
     tokens = load_seat_tokens(game_id, tokens_path)
     assert list(tokens) == [1] and load_invite_code(game_id, tokens_path) == code
     assert game_id not in load_tokens(tokens_path)  # not as a token of every seat
-    claimed = services.claim_seat(game_id, code, "Bob")
+    claimed = services.play.claim_seat(game_id, code, "Bob")
     assert claimed.seat == 2 and claimed.state.seat_info(2).name == "Bob"
-    assert services.advance(game_id, tokens[1]).state.stage == 2
-    assert services.get_summary(game_id).mode == "online"
+    assert services.play.advance(game_id, tokens[1]).state.stage == 2
+    assert services.queries.get_summary(game_id).mode == "online"
 
 
 # -- joining, then waiting for the other seat ---------------------------------------------
@@ -170,13 +170,13 @@ def test_join_claims_seat_two_and_shows_the_opponents_moves_as_they_come(
     game_id = created.game_id
     bob = player("--join", link(created), "--name", "Bob")
     bob.wait_for("Waiting for Ann…")
-    state = services.get_state(game_id)
+    state = services.queries.get_state(game_id)
     assert state.open_seat is None and state.seat_info(2).name == "Bob"
     assert load_seat_tokens(game_id, tokens_path).keys() == {2}
 
     bob.type("a")  # not Bob's turn: refused by the CLI, nothing stored
     bob.wait_for("not your turn: waiting for Ann")
-    assert services.get_state(game_id).version == state.version
+    assert services.queries.get_state(game_id).version == state.version
 
     seen = play_a_turn(services, game_id, created.token)
     for line in seen:
@@ -187,7 +187,7 @@ def test_join_claims_seat_two_and_shows_the_opponents_moves_as_they_come(
 
     bob.type("a")  # the kept seat-2 token moves Bob
     bob.wait_for("Bob advances to stage 2")
-    assert (services.get_state(game_id).turn, services.get_state(game_id).stage) == (2, 2)
+    assert (services.queries.get_state(game_id).turn, services.queries.get_state(game_id).stage) == (2, 2)
     bob.type("q")
     assert bob.finish() == 0
     assert f"squares play --resume {game_id}" in bob.output
@@ -219,16 +219,16 @@ def test_the_waiting_loop_ends_when_the_game_is_over(
     # goes on as the other seat, waits, and sees the game end.
     created = online_game(services)
     game_id = created.game_id
-    claimed = services.claim_seat(game_id, created.invite.code, "Bob")  # type: ignore[union-attr]
+    claimed = services.play.claim_seat(game_id, created.invite.code, "Bob")  # type: ignore[union-attr]
     tokens = {1: created.token, 2: claimed.token}
     me = 3 - last
 
     def make(command: Command) -> None:
         if isinstance(command, PlaceLine):
-            services.place_line(game_id, tokens[command.seat], command.x, command.y)
+            services.play.place_line(game_id, tokens[command.seat], command.x, command.y)
         else:
             assert isinstance(command, Advance)
-            services.advance(game_id, tokens[command.seat])
+            services.play.advance(game_id, tokens[command.seat])
 
     for command in moves[:cut]:
         make(command)
@@ -240,7 +240,7 @@ def test_the_waiting_loop_ends_when_the_game_is_over(
         make(command)
     assert cli.process.wait(timeout=10) == 0, cli.transcript()  # by itself, input open
     assert cli.finish() == 0
-    ended = services.get_state(game_id)
+    ended = services.queries.get_state(game_id)
     assert ended.over and ended.scores == final.scores
     out = cli.output.split(f"Waiting for {name}…")[1]
     assert "game over: " in out and "Game over: " in out
@@ -265,7 +265,7 @@ def test_resume_goes_on_as_the_seat_of_the_kept_token(
     assert result.exit_code == 0, result.output
     assert f"online game {game_id}: you are seat 2, Bob" in result.stdout
     assert "Bob advances to stage 2" in result.stdout
-    assert services.get_state(game_id).stage == 2
+    assert services.queries.get_state(game_id).stage == 2
 
     # Both seats kept here (two terminals on one machine): --seat picks one.
     save_token(game_id, created.token, tokens_path, seat=1)
@@ -282,12 +282,12 @@ def test_resume_with_a_given_token_works_out_its_seat(
 ) -> None:
     created = online_game(services)
     game_id = created.game_id
-    assert services.check_token(game_id, created.token) == (1,)  # the seat is still open
-    claimed = services.claim_seat(game_id, created.invite.code, "Bob")  # type: ignore[union-attr]
-    version = services.get_state(game_id).version
-    assert services.check_token(game_id, created.token) == (1,)
-    assert services.check_token(game_id, claimed.token) == (2,)
-    assert services.get_state(game_id).version == version  # asking stores nothing
+    assert services.play.check_token(game_id, created.token) == (1,)  # the seat is still open
+    claimed = services.play.claim_seat(game_id, created.invite.code, "Bob")  # type: ignore[union-attr]
+    version = services.queries.get_state(game_id).version
+    assert services.play.check_token(game_id, created.token) == (1,)
+    assert services.play.check_token(game_id, claimed.token) == (2,)
+    assert services.queries.get_state(game_id).version == version  # asking stores nothing
 
     result = run("play", "--resume", game_id, "--token", claimed.token, input="q\n")
     assert result.exit_code == 0, result.output
@@ -306,16 +306,16 @@ def test_a_wrong_code_is_refused(run: Run, services: Services) -> None:
     created = online_game(services)
     result = run("play", "--join", created.game_id, "--code", "not-the-code", "--name", "Bob")
     assert_one_error(result, 1, "wrong invitation code")
-    assert services.get_state(created.game_id).open_seat == 2
+    assert services.queries.get_state(created.game_id).open_seat == 2
 
 
 def test_a_used_code_is_refused(run: Run, services: Services) -> None:
     created = online_game(services)
     assert created.invite is not None
-    services.claim_seat(created.game_id, created.invite.code, "Cem")
+    services.play.claim_seat(created.game_id, created.invite.code, "Cem")
     result = run("play", "--join", link(created), "--name", "Bob")
     assert_one_error(result, 1, "this invitation has been used already")
-    assert services.get_state(created.game_id).seat_info(2).name == "Cem"
+    assert services.queries.get_state(created.game_id).seat_info(2).name == "Cem"
 
 
 def test_an_expired_code_is_refused(run: Run, services: Services,
@@ -329,11 +329,11 @@ def test_an_expired_code_is_refused(run: Run, services: Services,
     time.sleep(1.1)
     result = run("play", "--join", match["url"], "--name", "Bob")
     assert_one_error(result, 1, "this invitation has expired")
-    assert services.get_state(match["id"]).open_seat == 2
+    assert services.queries.get_state(match["id"]).open_seat == 2
 
 
 def test_joining_a_game_that_is_not_online_or_not_there(run: Run, services: Services) -> None:
-    vs = services.create_game(player_name="Ann", seed=SEED, height=7, width=9)
+    vs = services.play.create_game(player_name="Ann", seed=SEED, height=7, width=9)
     result = run("play", "--join", vs.game_id, "--code", "x", "--name", "Bob")
     assert_one_error(result, 1, f"game {vs.game_id} is not an online game")
     result = run("play", "--join", "no-such-game", "--code", "x", "--name", "Bob")
@@ -344,7 +344,7 @@ def test_a_bad_name_is_refused_and_the_seat_stays_open(run: Run, services: Servi
     created = online_game(services)
     result = run("play", "--join", link(created), "--name", "   ")
     assert_one_error(result, 1, "invalid_name")
-    assert services.get_state(created.game_id).open_seat == 2
+    assert services.queries.get_state(created.game_id).open_seat == 2
     result = run("play", "--online", "--name", "x" * 100, *SMALL)
     assert_one_error(result, 1, "invalid_name")
 
@@ -373,7 +373,7 @@ def test_the_cursor_ui_waits_for_the_other_seat_then_plays(
 ) -> None:
     created = online_game(services)
     game_id = created.game_id
-    claimed = services.claim_seat(game_id, created.invite.code, "Bob")  # type: ignore[union-attr]
+    claimed = services.play.claim_seat(game_id, created.invite.code, "Bob")  # type: ignore[union-attr]
     save_token(game_id, claimed.token, tokens_path, seat=2)
     term = terminal("--resume", game_id)
     term.wait_for(lambda: "Waiting for Ann…".encode() in term.output, timeout=10)
@@ -383,11 +383,11 @@ def test_the_cursor_ui_waits_for_the_other_seat_then_plays(
     term.wait_for(lambda: b"Ann ends the turn" in term.output, timeout=10)
     mark = len(term.output)
     term.send(b"\r")  # now Enter advances Bob
-    term.wait_for(lambda: services.get_state(game_id).stage == 2, timeout=10)
+    term.wait_for(lambda: services.queries.get_state(game_id).stage == 2, timeout=10)
     term.wait_for(lambda: b"Bob advances to stage 2" in term.output[mark:], timeout=10)
     term.send(b"q")
     assert term.close() == 0
-    assert services.get_state(game_id).turn == 2
+    assert services.queries.get_state(game_id).turn == 2
 
 
 def test_in_a_terminal_the_creator_waits_with_the_link_on_screen_then_the_ui_starts(
@@ -399,7 +399,7 @@ def test_in_a_terminal_the_creator_waits_with_the_link_on_screen_then_the_ui_sta
     match = INVITE.search(term.output.decode().replace("\r\n", "\n"))
     assert match is not None, term.output
     assert b"Squares \xe2\x80\x94" not in term.output  # no cursor UI yet
-    services.claim_seat(match["id"], match["code"], "Bob")
+    services.play.claim_seat(match["id"], match["code"], "Bob")
     term.wait_for(lambda: "Squares — Ann vs Bob".encode() in term.output, timeout=10)
     term.send(b"q")
     assert term.close() == 0

@@ -39,7 +39,7 @@ def keys_to(state: GameState, cursor: Cursor, x: int, y: int) -> bytes:
 
 
 def only_game(services: Services) -> str:
-    (summary,), _ = services.list_games()
+    (summary,), _ = services.queries.list_games()
     return summary.game_id
 
 
@@ -51,7 +51,7 @@ def test_the_cursor_ui_draws_places_advances_hints_and_quits_then_resumes(
     game_id = only_game(services)
     assert load_tokens(tokens_path).keys() == {game_id}
     assert stat.S_IMODE(tokens_path.stat().st_mode) == 0o600
-    _, state = services.get_game(game_id)
+    _, state = services.queries.get_game(game_id)
     term.wait_for(lambda: GREEN in term.output)  # the walls, in the web's green
 
     # Arrow keys to a line that forms a square, space: it is drawn, by the player.
@@ -60,20 +60,20 @@ def test_the_cursor_ui_draws_places_advances_hints_and_quits_then_resumes(
     x, y = legal[0]
     term.send(keys_to(state, Cursor.start(state), x, y))
     term.send(b" ")
-    term.wait_for(lambda: services.get_game(game_id)[1].version > state.version)
-    after = services.get_game(game_id)[1]
+    term.wait_for(lambda: services.queries.get_game(game_id)[1].version > state.version)
+    after = services.queries.get_game(game_id)[1]
     assert after.line_at(x, y) == 1
     term.wait_for(lambda: BLUE in term.output)
 
     # Enter: stage 2. h: the hint names a line and puts the cursor on it; space draws it.
     term.send(b"\r")
-    term.wait_for(lambda: services.get_game(game_id)[1].stage == 2)
-    before = services.get_game(game_id)[1].version
+    term.wait_for(lambda: services.queries.get_game(game_id)[1].stage == 2)
+    before = services.queries.get_game(game_id)[1].version
     term.send(b"h")
     term.wait_for(lambda: b"hint: draw (" in term.output)
     term.send(b" ")
-    term.wait_for(lambda: services.get_game(game_id)[1].version > before)
-    assert services.get_game(game_id)[1].stage2_line_placed
+    term.wait_for(lambda: services.queries.get_game(game_id)[1].version > before)
+    assert services.queries.get_game(game_id)[1].stage2_line_placed
 
     # q: the game stays stored, unfinished.
     term.send(b"q")
@@ -85,7 +85,7 @@ def test_the_cursor_ui_draws_places_advances_hints_and_quits_then_resumes(
     again = terminal("--resume", game_id)
     again.wait_for(lambda: b"Ayla" in again.output)
     again.send(b"\r")
-    again.wait_for(lambda: services.get_game(game_id)[1].stage == 3)
+    again.wait_for(lambda: services.queries.get_game(game_id)[1].stage == 3)
     again.send(b"q")
     assert again.close() == 0
 
@@ -97,14 +97,14 @@ def test_resume_with_typed_commands_and_a_kept_or_given_token(
     assert result.exit_code == 0, result.output
     game_id = only_game(services)
     token = json.loads(tokens_path.read_text())[game_id]
-    _, state = services.get_game(game_id)
+    _, state = services.queries.get_game(game_id)
     assert state.stage == 2
     x, y = legal_actions(state).lines[0]
 
     result = run("play", "--resume", game_id, input=f"{x} {y}\na\nq\n")
     assert result.exit_code == 0, result.output
     assert f"game {game_id} resumed" in result.stdout
-    assert services.get_game(game_id)[1].stage == 3
+    assert services.queries.get_game(game_id)[1].stage == 3
     # the typed mode's board carries the axes: the column numbers head it
     assert "   0 1 2 3 4 5 6 7 8\n" in result.stdout
 
@@ -114,7 +114,7 @@ def test_resume_with_typed_commands_and_a_kept_or_given_token(
     assert result.exit_code == 2 and "pass --token" in result.stderr
     result = run("play", "--resume", game_id, "--token", token, input="a\nq\n")
     assert result.exit_code == 0, result.output
-    ended = services.get_game(game_id)[1]  # the turn ended; the computer played its own
+    ended = services.queries.get_game(game_id)[1]  # the turn ended; the computer played its own
     assert ended.over or (ended.round, ended.turn) == (2, 1)
     result = run("play", "--resume", game_id, "--token", "not-the-token", input="q\n")
     assert result.exit_code == 1 and result.stderr.startswith("error: ")

@@ -119,8 +119,8 @@ def test_describe_names_the_first_hint(services: Services) -> None:
 
 def test_describe_shows_the_computers_reasons(services: Services) -> None:
     game_id = computer_game(services, seed=7, level2="moderate")
-    state = services.get_state(game_id)
-    texts = [describe(s.event, state) for s in services.events_of(game_id)]
+    state = services.queries.get_state(game_id)
+    texts = [describe(s.event, state) for s in services.queries.events_of(game_id)]
     assert any(t.startswith("Computer 1 (easy) plans stage 1: BestPoint : ")
                for t in texts)
     assert any("ends the turn; round 1, Computer 2 (moderate) to move" in t for t in texts)

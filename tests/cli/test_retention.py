@@ -15,7 +15,7 @@ from tests.cli.conftest import Run
 
 def _aged_game(services: Services, days: float) -> str:
     """A 7 x 9 game whose every time is `days` in the past; its id."""
-    game_id = services.create_game(player_name="Ada", height=7, width=9, seed=5).game_id
+    game_id = services.play.create_game(player_name="Ada", height=7, width=9, seed=5).game_id
     by = timedelta(days=days)
     then = utcnow() - by
     with services.store.engine.begin() as conn:
@@ -33,7 +33,7 @@ def test_abandon_stale_abandons_the_games_past_their_time(run: Run, services: Se
     result = run("games", "abandon-stale")
     assert result.exit_code == 0, result.output
     assert result.stdout == f"{idle}  idle\nabandoned 1 game\n"
-    assert services.get_summary(fresh).status == "active"
+    assert services.queries.get_summary(fresh).status == "active"
     listed = run("games", "list", "--status", "abandoned", "--json")
     assert [g["game_id"] for g in json.loads(listed.stdout)["games"]] == [idle]
     shown = run("games", "show", idle)
@@ -48,7 +48,7 @@ def test_abandon_stale_follows_the_setting(run: Run, services: Services,
     game = _aged_game(services, 1.5)
     monkeypatch.setenv("SQUARES_ABANDON_AFTER", "1d")
     assert run("games", "abandon-stale").stdout.endswith("abandoned 1 game\n")
-    assert services.get_summary(game).status == "abandoned"
+    assert services.queries.get_summary(game).status == "abandoned"
     monkeypatch.setenv("SQUARES_ABANDON_AFTER", "soon")
     result = run("games", "abandon-stale")
     assert result.exit_code == 2 and "SQUARES_ABANDON_AFTER='soon'" in result.stderr
@@ -67,11 +67,11 @@ def test_prune_deletes_only_abandoned_games_older_than_the_duration(
     assert refused.exit_code == 2 and "without --yes" in refused.stderr
     result = run("games", "prune", "--abandoned-older-than", "30d", "--yes")
     assert result.exit_code == 0 and result.stdout == "pruned 1 abandoned game\n"
-    remaining = {g.game_id for g in services.list_games()[0]}
+    remaining = {g.game_id for g in services.queries.list_games()[0]}
     assert remaining == {recent, idle}
     both = run("games", "prune", "--abandoned-older-than", "30d",
                "--unfinished-older-than", "35d", "--yes")
     assert both.stdout == "pruned 0 abandoned games\npruned 1 unfinished game\n"
-    assert {g.game_id for g in services.list_games()[0]} == {recent}
+    assert {g.game_id for g in services.queries.list_games()[0]} == {recent}
     usage = run("games", "prune", "--yes")
     assert usage.exit_code == 2 and "--abandoned-older-than" in usage.stderr

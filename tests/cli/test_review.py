@@ -29,36 +29,36 @@ def _review(run: Run, *args: str) -> tuple[str, str]:
 
 def test_review_all_reviews_each_ended_game_once(run: Run, services: Services) -> None:
     ended = _ended_games(services, 1, 2)
-    running = services.create_game(player_name="Ada", height=7, width=9, seed=3).game_id
-    assert services.reviews_pending() == 2
+    running = services.play.create_game(player_name="Ada", height=7, width=9, seed=3).game_id
+    assert services.reviews.reviews_pending() == 2
     out, _err = _review(run, "--all")
     assert out == "reviewed 2 games\n"
-    assert services.reviews_pending() == 0
+    assert services.reviews.reviews_pending() == 0
     for game_id in ended:
-        assert services.analysis(game_id).status == "ready"
-    assert services.accuracies([*ended, running]).keys() == set(ended)
+        assert services.reviews.analysis(game_id).status == "ready"
+    assert services.reviews.accuracies([*ended, running]).keys() == set(ended)
     assert _review(run, "--all")[0] == "reviewed 0 games\n"
     assert _review(run)[0] == "reviewed 0 games\n"  # --all is the default
     [later] = _ended_games(services, 4)
     assert _review(run)[0] == "reviewed 1 game\n"
-    assert services.analysis(later).status == "ready"
+    assert services.reviews.analysis(later).status == "ready"
 
 
 def test_rebuild_forgets_every_review_and_reviews_them_again(
         run: Run, services: Services) -> None:
     ended = _ended_games(services, 1, 2)
     _review(run, "--all")
-    first = {g: services.analysis(g).review for g in ended}
+    first = {g: services.reviews.analysis(g).review for g in ended}
     out, err = _review(run, "--rebuild")
     assert "forgot 2 reviews; reviewing every ended game again" in err
     assert out == "reviewed 2 games\n"
     for game_id in ended:
-        again = services.analysis(game_id).review
+        again = services.reviews.analysis(game_id).review
         assert again is not None and first[game_id] is not None
         assert again.body == first[game_id].body  # the same figures, computed anew
         assert again.accuracy == first[game_id].accuracy
     assert _review(run, "--all")[0] == "reviewed 0 games\n"
-    services.delete_game(ended[0])  # its review goes with it
+    services.admin.delete_game(ended[0])  # its review goes with it
     out, err = _review(run, "--rebuild", "--all")
     assert "forgot 1 review;" in err
     assert out == "reviewed 1 game\n"
@@ -76,7 +76,7 @@ def test_follow_runs_alone(run: Run, services: Services) -> None:
         assert result.exit_code == 2, result.output
         assert "--follow runs alone" in result.stderr
         assert result.stdout == ""
-    assert services.reviews_pending() == 1  # nothing reviewed, nothing forgotten
+    assert services.reviews.reviews_pending() == 1  # nothing reviewed, nothing forgotten
 
 
 def test_the_lease_must_be_a_sensible_time(run: Run) -> None:
@@ -96,8 +96,8 @@ def test_another_analyst_holding_the_lease_does_the_work(run: Run, services: Ser
     assert result.stdout == "reviewed 0 games\n"
     assert "another analyst" in result.stderr and "holds the lease" in result.stderr
     assert "the 2 games left" in result.stderr
-    assert services.reviews_pending() == 2
-    assert all(services.analysis(g).status == "pending" for g in ended)
+    assert services.reviews.reviews_pending() == 2
+    assert all(services.reviews.analysis(g).status == "pending" for g in ended)
     with services.store.unit_of_work(write=False) as uow:  # its lease is untouched
         assert uow.checkpoints.take_lease(NAME, "third", now, now) is None
     with services.store.unit_of_work() as uow:
@@ -118,14 +118,14 @@ def test_a_lease_run_out_is_taken_over(run: Run, services: Services) -> None:
 
 def test_show_prints_the_review_once_there(run: Run, services: Services) -> None:
     [game_id] = _ended_games(services, 5)
-    summary = services.get_summary(game_id)
+    summary = services.queries.get_summary(game_id)
     out = run("games", "show", game_id).stdout
     assert "review     pending (squares review --all)" in out
     assert "accuracy" not in out
     assert json.loads(run("games", "show", game_id, "--json").stdout)["review"] is None
 
     _review(run, "--all")
-    review = services.analysis(game_id).review
+    review = services.reviews.analysis(game_id).review
     assert review is not None
     out = run("games", "show", game_id).stdout
     assert "review     ready\n" in out
@@ -146,21 +146,21 @@ def test_show_prints_the_review_once_there(run: Run, services: Services) -> None
 
 def test_show_lists_the_largest_mistakes(run: Run, services: Services) -> None:
     """A seat that ends its stages 1 at once (drawing nothing) loses what was there."""
-    created = services.create_game(player_name="Ali", mode="two_players", second_name="Veli",
+    created = services.play.create_game(player_name="Ali", mode="two_players", second_name="Veli",
                                    height=7, width=9, seed=8)
     state = created.state
     while not state.over:
         if state.turn == 2 and state.stage == 1:
-            state = services.advance(created.game_id, created.token).state
+            state = services.play.advance(created.game_id, created.token).state
             continue
-        command = services.hint(created.game_id, created.token).command
+        command = services.play.hint(created.game_id, created.token).command
         if hasattr(command, "x"):
-            state = services.place_line(created.game_id, created.token, command.x,
+            state = services.play.place_line(created.game_id, created.token, command.x,
                                         command.y).state
         else:
-            state = services.advance(created.game_id, created.token).state
+            state = services.play.advance(created.game_id, created.token).state
     _review(run)
-    review = services.analysis(created.game_id).review
+    review = services.reviews.analysis(created.game_id).review
     assert review is not None
     mistakes = review.body["seats"][1]["mistakes"]
     out = run("games", "show", created.game_id).stdout
@@ -174,7 +174,7 @@ def test_show_lists_the_largest_mistakes(run: Run, services: Services) -> None:
 
 
 def test_a_running_game_shows_no_review(run: Run, services: Services) -> None:
-    game_id = services.create_game(player_name="Ada", height=7, width=9, seed=3).game_id
+    game_id = services.play.create_game(player_name="Ada", height=7, width=9, seed=3).game_id
     _review(run, "--all")
     out = run("games", "show", game_id).stdout
     assert "review " not in out and "accuracy" not in out
@@ -184,8 +184,8 @@ def test_a_running_game_shows_no_review(run: Run, services: Services) -> None:
 
 def test_an_abandoned_game_shows_its_review(run: Run, services: Services) -> None:
     """Left before any turn ended: reviewed, with no accuracy for anyone."""
-    game_id = services.create_game(player_name="Ada", height=7, width=9, seed=3).game_id
-    services.abandon_stale(utcnow() + timedelta(days=8))
+    game_id = services.play.create_game(player_name="Ada", height=7, width=9, seed=3).game_id
+    services.retention.abandon_stale(utcnow() + timedelta(days=8))
     assert "review     pending" in run("games", "show", game_id).stdout
     assert _review(run)[0] == "reviewed 1 game\n"
     out = run("games", "show", game_id).stdout
@@ -205,12 +205,12 @@ def test_follow_reviews_the_games_as_they_end_until_stopped(
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
         deadline = time.monotonic() + 10
-        while services.analysis(first).status != "ready":
+        while services.reviews.analysis(first).status != "ready":
             assert process.poll() is None, process.communicate()
             assert time.monotonic() < deadline, "the follower reviewed nothing"
             time.sleep(0.05)
         [second] = _ended_games(services, 2)  # ends while it follows
-        while services.analysis(second).status != "ready":
+        while services.reviews.analysis(second).status != "ready":
             assert process.poll() is None, process.communicate()
             assert time.monotonic() < deadline, "the follower missed a game"
             time.sleep(0.05)

@@ -27,7 +27,7 @@ def test_simulate_in_memory_prints_the_results_table(run: Run, services: Service
     assert [row.split()[0] for row in lines[8:10]] == ["easy", "moderate"]
     assert lines[10].startswith("seat 1 advantage: seat 1 won ")
     assert "simulating" in result.stderr  # the progress bar
-    assert services.list_games()[1] == 0  # nothing stored
+    assert services.queries.list_games()[1] == 0  # nothing stored
 
 
 def test_simulate_swaps_seats_and_reports_levels_with_intervals(run: Run) -> None:
@@ -87,13 +87,13 @@ def test_simulate_store_keeps_ordinary_games(run: Run, services: Services) -> No
     ids = [g["game_id"] for g in data["games"]]
     assert data["stored"] is True and all(ids)
     for game in data["games"]:
-        summary = services.get_summary(game["game_id"])
+        summary = services.queries.get_summary(game["game_id"])
         assert summary.mode == "computer_vs_computer" and summary.status == "finished"
         assert list(summary.scores) == game["scores"]
     assert len(ids) == 4  # each seed with the seats swapped
     assert run("verify", "--all").stdout == "ok: 4 games verified\n"
     # RULES M3: no high scores from computer games
-    assert all(h.game_id is None for h in services.high_scores(100))
+    assert all(h.game_id is None for h in services.queries.high_scores(100))
 
 
 def test_in_memory_and_stored_games_are_the_same_games(services: Services) -> None:
@@ -102,7 +102,7 @@ def test_in_memory_and_stored_games_are_the_same_games(services: Services) -> No
         memory, _ = play_in_memory(setup, seed)
         stored, game_id = play_stored(services, setup, seed)
         assert memory == stored
-        assert services.get_state(game_id) == memory
+        assert services.queries.get_state(game_id) == memory
 
 
 def test_simulate_refuses_bad_input(run: Run) -> None:

@@ -74,7 +74,7 @@ def test_verify_catches_a_tampered_read_model_and_rebuild_repairs_it(
     assert "rebuilding" in result.stderr  # the progress bar
     result = run("verify", "--all")
     assert result.exit_code == 0 and result.stdout == "ok: 2 games verified\n"
-    assert services.get_summary(game.game_id).scores == tuple(game.state.scores)
+    assert services.queries.get_summary(game.game_id).scores == tuple(game.state.scores)
 
 
 def test_rebuild_of_one_game(run: Run, services: Services, db_url: str) -> None:
@@ -118,8 +118,8 @@ def test_RULES_E1_import_and_verify_report_each_signature(run: Run, services: Se
                              "no signature\n")
     archive = result.stdout.strip()
     signed = GameFactory.create(services=services, finished=True, small=True)
-    path.write_text(services.export_game(signed.game_id), encoding="utf-8")
-    services.delete_game(signed.game_id)
+    path.write_text(services.admin.export_game(signed.game_id), encoding="utf-8")
+    services.admin.delete_game(signed.game_id)
     ranked = run("games", "import", str(path)).stdout.strip()
 
     result = run("verify", "--all")

@@ -12,7 +12,7 @@ from .conftest import Run
 
 
 def test_once_prints_the_current_board_and_exits(run: Run, services: Services) -> None:
-    created = services.create_game(player_name="Deniz", difficulty="easy", seed=3,
+    created = services.play.create_game(player_name="Deniz", difficulty="easy", seed=3,
                                    height=7, width=9)
     result = run("watch", created.game_id, "--once")
     assert result.exit_code == 0, result.stderr
@@ -33,7 +33,7 @@ def test_an_unknown_game_is_an_error(run: Run) -> None:
 
 def test_a_finished_game_prints_its_result_and_exits(run: Run, services: Services) -> None:
     game_id = computer_game(services, seed=11, level2="moderate")
-    state = services.get_state(game_id)
+    state = services.queries.get_state(game_id)
     result = run("watch", game_id)
     assert result.exit_code == 0, result.stderr
     first, second = state.seat_info(1).name, state.seat_info(2).name
@@ -45,7 +45,7 @@ def test_a_finished_game_prints_its_result_and_exits(run: Run, services: Service
 
 
 def test_follows_a_game_as_it_is_played(run: Run, services: Services) -> None:
-    created = services.create_game(player_name="sim", difficulty="easy", second_level="easy",
+    created = services.play.create_game(player_name="sim", difficulty="easy", second_level="easy",
                                    mode="computer_vs_computer", seed=7, height=7, width=9)
     game_id = created.game_id
     errors: list[BaseException] = []
@@ -54,8 +54,8 @@ def test_follows_a_game_as_it_is_played(run: Run, services: Services) -> None:
         try:
             time.sleep(0.3)
             turns = 0
-            while not services.get_state(game_id).over:
-                services.play_computer_turn(game_id)
+            while not services.queries.get_state(game_id).over:
+                services.play.play_computer_turn(game_id)
                 turns += 1
                 if turns <= 3:  # the first turns slowly, while the watcher looks
                     time.sleep(0.3)
@@ -71,7 +71,7 @@ def test_follows_a_game_as_it_is_played(run: Run, services: Services) -> None:
     boards = result.stdout.count(f"game {game_id} · version")
     assert boards >= 3  # the first board, some turns, the end
     assert "\n\ngame " in result.stdout  # boards apart by a blank line, not cleared
-    final = services.get_state(game_id)
+    final = services.queries.get_state(game_id)
     assert f"· version {final.version} · game over" in result.stdout
     assert result.stdout.rstrip().splitlines()[-1].startswith("result: ")
 

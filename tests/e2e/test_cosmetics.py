@@ -38,7 +38,7 @@ def reviewed(live_server: LiveServer) -> Iterator[str]:
                                                 "width": 13, "seed": 31, "difficulty": "easy"})
     play_by_api(live_server, game["game_id"], game["token"], rounds=10_000)
     with services_on(live_server.database_url) as services:
-        services.review_all()
+        services.reviews.review_all()
     yield game["game_id"]
 
 

@@ -43,7 +43,7 @@ def games(live_server: LiveServer) -> dict[str, Any]:
                                "width": 9, "seed": 3})
     send(f"/api/games/{used['game_id']}/claim", {"code": used["invite"]["code"], "name": "Can"})
     with services_on(live_server.database_url) as services:
-        services.review_all()
+        services.reviews.review_all()
     return {"mid": mid, "done": done, "online": online, "invited": invited, "used": used}
 
 

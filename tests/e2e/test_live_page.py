@@ -69,7 +69,7 @@ class Site:
 
     def abandon_all(self) -> None:
         """The sweep a retention time from now: every active game is abandoned."""
-        self.services.abandon_stale(now=utcnow() + self.services.abandon_after
+        self.services.retention.abandon_stale(now=utcnow() + self.services.abandon_after
                                     + timedelta(minutes=1))
 
 
@@ -169,7 +169,7 @@ def test_the_list_follows_new_games_moves_and_ends_without_a_reload(
     time.sleep(0.01)
     umut = site.new_game("Umut", seed=9)
     expect(row(page, umut["game_id"])).to_be_visible()
-    swept = site.services.abandon_stale(now=cut + site.services.abandon_after)
+    swept = site.services.retention.abandon_stale(now=cut + site.services.abandon_after)
     assert sorted(g for g, _ in swept.abandoned) == sorted([ada["game_id"], nil["game_id"]])
     expect(row(page, ada["game_id"])).to_have_count(0)
     expect(row(page, nil["game_id"])).to_have_count(0)

@@ -83,7 +83,7 @@ def games(live_server: LiveServer) -> dict[str, Any]:
                                  "difficulty": "easy"})
     finish_unassisted(live_server, ranked["game_id"], ranked["token"])  # no hint: ranked
     with services_on(live_server.database_url) as services:
-        services.review_all()
+        services.reviews.review_all()
     return {"vs": vs, "other": other, "two": two, "online": online,
             "online2": {"game_id": online["game_id"], "token": claimed["token"]},
             "invited": invited, "ranked": ranked}

@@ -29,7 +29,7 @@ def _abandon(live_server: LiveServer, game_id: str) -> None:
                          .values(recorded_at=then))
             conn.execute(update(games_table).where(games_table.c.game_id == game_id)
                          .values(created_at=then, updated_at=then))
-        assert (game_id, "idle") in services.abandon_stale().abandoned
+        assert (game_id, "idle") in services.retention.abandon_stale().abandoned
     finally:
         services.store.dispose()
 

@@ -4,7 +4,7 @@ move list and "Show best" over the board; "on its way" until the analyst has
 reviewed the game (the page asks again by itself); nothing while a game is played.
 
 The session's server runs no analyst (the app is TESTING): a test reviews the games
-itself with ``Services.review_all()`` on the server's database.
+itself with ``Services.reviews.review_all()`` on the server's database.
 """
 
 from __future__ import annotations
@@ -39,14 +39,14 @@ def services(live_server: LiveServer) -> Iterator[Services]:
 
 
 def review_all(services: Services) -> None:
-    _reviewed, waiting = services.review_all()
+    _reviewed, waiting = services.reviews.review_all()
     assert not waiting  # no other analyst holds the lease
 
 
 def giving_line(services: Services, game_id: str) -> tuple[int, int]:
     """The empty slot that gives the opponent the most in its next stage 1 (more than
     the squares already on offer, which every line leaves to the opponent)."""
-    state = services.get_state(game_id)
+    state = services.queries.get_state(game_id)
     board = Board.of(state)
     gives = {}
     for slot in board.empty_slots():

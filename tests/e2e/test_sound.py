@@ -50,7 +50,7 @@ def penalty_line(live_server: LiveServer, game_id: str) -> tuple[int, int] | Non
     """A legal stage-1 line of the seat to move that forms only irregular squares
     (RULES T2: it costs 5), by the rules themselves; None if there is none."""
     with services_on(live_server.database_url) as services:
-        state = services.get_state(game_id)
+        state = services.queries.get_state(game_id)
         for x, y in legal_actions(state).lines:
             placed = decide(state, PlaceLine(state.turn, x, y))[0]
             if getattr(placed, "penalty", 0):

@@ -71,7 +71,7 @@ def _public_reads(live: Live, client: FlaskClient, game_id: str, version: int) -
     finally:
         feed.close()
     reads.append(repr([m.data for m in messages]))
-    reads.append(live.services.export_game(game_id))
+    reads.append(live.services.admin.export_game(game_id))
     return reads
 
 

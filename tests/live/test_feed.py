@@ -28,7 +28,7 @@ def test_a_finished_game_streams_every_event_once_in_order_and_ends(live: Live) 
     assert sse.response.getheader("Content-Type").startswith("text/event-stream")
     assert sse.response.getheader("Cache-Control") == "no-cache"
     messages = sse.events()
-    stored = live.services.events_of(game.game_id)
+    stored = live.services.queries.events_of(game.game_id)
     assert [m.id for m in messages] == [s.seq for s in stored]
     assert [m.event for m in messages] == [s.event.TYPE for s in stored]
     assert [m.data["data"] for m in messages] == [s.event.to_dict()["data"] for s in stored]
@@ -36,7 +36,7 @@ def test_a_finished_game_streams_every_event_once_in_order_and_ends(live: Live) 
 
 def test_last_event_id_and_after_resume_after_that_event(live: Live) -> None:
     game = GameFactory.create(services=live.services, finished=True, small=True)
-    total = live.services.get_summary(game.game_id).version
+    total = live.services.queries.get_summary(game.game_id).version
     resumed = _client(live, game.game_id, **{"Last-Event-ID": "5"}).events()
     assert [m.id for m in resumed] == list(range(6, total + 1))
     after = SseClient("127.0.0.1", live.port, f"/api/games/{game.game_id}/live?after={total}")
@@ -58,17 +58,17 @@ def test_an_unknown_game_is_a_404_before_any_stream(live: Live) -> None:
 
 def _move(live: Live, game_id: str, token: str) -> list[int]:
     """A human move (advance, or a line); the seqs it appended."""
-    state = live.services.get_state(game_id)
+    state = live.services.queries.get_state(game_id)
     lines = legal_actions(state).lines
     if state.stage == 2 and not state.stage2_line_placed and lines:
-        result = live.services.place_line(game_id, token, *lines[0])
+        result = live.services.play.place_line(game_id, token, *lines[0])
     else:
-        result = live.services.advance(game_id, token)
+        result = live.services.play.advance(game_id, token)
     return [s.seq for s in result.events]
 
 
 def test_moves_reach_a_watcher_as_they_are_committed(live: Live) -> None:
-    game = live.services.create_game(player_name="Ada", height=19, width=33, seed=3)
+    game = live.services.play.create_game(player_name="Ada", height=19, width=33, seed=3)
     sse = _client(live, game.game_id)
     first = sse.next(timeout=5)  # the retry hint
     assert first is not None and first.id is None
@@ -89,7 +89,7 @@ def test_moves_reach_a_watcher_as_they_are_committed(live: Live) -> None:
 
 
 def test_a_quiet_stream_sends_heartbeats(live: Live) -> None:
-    game = live.services.create_game(player_name="Ada", height=7, width=7, seed=3)
+    game = live.services.play.create_game(player_name="Ada", height=7, width=7, seed=3)
     sse = _client(live, game.game_id)
     comments = []
     for _ in range(4):
@@ -108,7 +108,7 @@ def capped(sqlite_database_url: str) -> Iterator[Live]:
 
 
 def test_streams_are_capped_per_client_and_per_server(capped: Live) -> None:
-    game = capped.services.create_game(player_name="Ada", height=7, width=7, seed=3)
+    game = capped.services.play.create_game(player_name="Ada", height=7, width=7, seed=3)
     open_ = [_client(capped, game.game_id) for _ in range(2)]
     assert [s.status for s in open_] == [200, 200]
     third = _client(capped, game.game_id)
@@ -131,7 +131,7 @@ def test_streams_are_capped_per_client_and_per_server(capped: Live) -> None:
 
 
 def test_many_watchers_of_one_game_all_see_every_event(live: Live) -> None:
-    game = live.services.create_game(player_name="Ada", height=19, width=33, seed=5)
+    game = live.services.play.create_game(player_name="Ada", height=19, width=33, seed=5)
     watchers = [_client(live, game.game_id) for _ in range(6)]
     seen: list[list[int]] = [[] for _ in watchers]
     expected: list[int] = []
@@ -168,7 +168,7 @@ def proxied(sqlite_database_url: str) -> Iterator[Live]:
 
 def test_behind_a_trusted_proxy_the_stream_cap_counts_forwarded_clients(
         proxied: Live) -> None:
-    game = proxied.services.create_game(player_name="Ada", height=7, width=7, seed=3)
+    game = proxied.services.play.create_game(player_name="Ada", height=7, width=7, seed=3)
 
     def stream_for(client: str) -> SseClient:
         return _client(proxied, game.game_id, **{"X-Forwarded-For": client})

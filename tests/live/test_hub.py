@@ -47,7 +47,7 @@ def app(sqlite_database_url: str) -> Iterator[Flask]:
 
 def _game(app: Flask) -> str:
     services = services_of(app)
-    return str(services.create_game(player_name="Ada", height=7, width=9, seed=3).game_id)
+    return str(services.play.create_game(player_name="Ada", height=7, width=9, seed=3).game_id)
 
 
 def _served_for(hub: LiveHub, game_id: str, receive: Any, send: Any) -> float:

@@ -77,7 +77,7 @@ def test_a_stream_whose_read_fails_ends_and_frees_its_slot(
     def failing_read(game_id: str, after: int) -> Page:
         raise OSError("the database is away")
 
-    game_id = app.extensions["squares"].create_game(player_name="Ada", height=7, width=9,
+    game_id = app.extensions["squares"].play.create_game(player_name="Ada", height=7, width=9,
                                                     seed=3).game_id
     services = app.extensions["squares"]
     hub = LiveHub(services.store, failing_read, services.settings.live,

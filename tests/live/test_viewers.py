@@ -84,7 +84,7 @@ def _rows_become(store: EventStore, want: set[tuple[str, int]],
 
 
 def test_spectators_see_how_many_watch(proxied: Live) -> None:
-    game = proxied.services.create_game(player_name="Ada", height=7, width=9, seed=3)
+    game = proxied.services.play.create_game(player_name="Ada", height=7, width=9, seed=3)
     first = _spectator(proxied, game.game_id, "203.0.113.1")
     _viewers_message(first, 1)
     second = _spectator(proxied, game.game_id, "203.0.113.2")
@@ -96,7 +96,7 @@ def test_spectators_see_how_many_watch(proxied: Live) -> None:
 
 
 def test_one_address_with_16_streams_counts_once(proxied: Live) -> None:
-    game = proxied.services.create_game(player_name="Ada", height=7, width=9, seed=3)
+    game = proxied.services.play.create_game(player_name="Ada", height=7, width=9, seed=3)
     same = [_spectator(proxied, game.game_id, "203.0.113.7") for _ in range(16)]
     assert [s.status for s in same] == [200] * 16
     for sse in same:
@@ -124,7 +124,7 @@ def test_a_client_on_two_servers_counts_once(database_url: str) -> None:
                 streams_server(services_of(apps[1])) as streams_b:
             a = Live(apps[0], streams_a.port, streams_a.hub)
             b = Live(apps[1], streams_b.port, streams_b.hub)
-            game = a.services.create_game(player_name="Ada", height=7, width=9, seed=3)
+            game = a.services.play.create_game(player_name="Ada", height=7, width=9, seed=3)
             on_a = _spectator(a, game.game_id, "203.0.113.1")
             _viewers_message(on_a, 1)
             on_b = _spectator(b, game.game_id, "203.0.113.1")  # the same client
@@ -145,7 +145,7 @@ def test_a_client_on_two_servers_counts_once(database_url: str) -> None:
 
 
 def test_a_player_stream_is_not_counted_and_gets_no_count(live: Live) -> None:
-    game = live.services.create_game(player_name="Ada", height=7, width=9, seed=3)
+    game = live.services.play.create_game(player_name="Ada", height=7, width=9, seed=3)
     player = SseClient("127.0.0.1", live.port, f"/api/games/{game.game_id}/live")
     spectator = _spectator(live, game.game_id)
     _viewers_message(spectator, 1)

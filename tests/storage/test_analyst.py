@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 
 import pytest
@@ -60,7 +60,7 @@ def test_each_ended_game_is_reviewed_once_and_running_ones_wait(services: Servic
             assert stored.accuracy == tuple(s["accuracy"] for s in stored.body["seats"])
     assert analyst.catch_up() == 0  # nothing twice
     # the running game is abandoned (past its time): the next steps review it, only it
-    assert services.abandon_stale(now=utcnow() + timedelta(days=30)).abandoned
+    assert services.retention.abandon_stale(now=utcnow() + timedelta(days=30)).abandoned
     assert analyst.catch_up() == 1
     assert _reviewed(store) == ended | {running}
 
@@ -70,7 +70,7 @@ def test_a_game_deleted_before_its_review_is_passed_over(services: Services) -> 
     while it is reviewed: the step moves the checkpoint past it and stores nothing."""
     store = services.store
     gone, kept = _ended_game(services, 5), _ended_game(services, 6)
-    services.delete_game(gone)
+    services.admin.delete_game(gone)
     during = _ended_game(services, 9)
 
     calls: list[int] = []
@@ -78,7 +78,7 @@ def test_a_game_deleted_before_its_review_is_passed_over(services: Services) -> 
     def review_while_deleting(events: Sequence[Event]) -> Review:
         calls.append(len(events))
         if len(calls) == 2:  # the second game to end: `during`
-            services.delete_game(during)
+            services.admin.delete_game(during)
         return review_game(events)
 
     steps: list[Step] = []
@@ -162,59 +162,17 @@ def test_a_step_that_outlived_its_lease_stores_nothing(store: EventStore,
     assert _reviewed(store) == {game_id}
 
 
-def test_two_analysts_review_each_game_exactly_once(store: EventStore,
-                                                    services: Services) -> None:
-    """Two analysts follow one database at once, with leases short enough to change
-    hands while games are reviewed: every ended game gets one review, each recorded
-    by exactly one step, and no step fails."""
-    games = {_ended_game(services, seed) for seed in range(20, 32)}
+def _two_analysts(store: EventStore, games: set[str], *, lease_s: float,
+                  review: Callable[[Sequence[Event]], Review] = review_game,
+                  ) -> dict[str, list[Step]]:
+    """Analysts "a" and "b" follow `store` at once until every game of `games` is
+    reviewed (60 s at most); the steps each took. No step may fail."""
     stop = threading.Event()
     steps: dict[str, list[Step]] = {"a": [], "b": []}
     failures: list[BaseException] = []
 
     def follow(holder: str) -> None:
-        analyst = Analyst(store, holder=holder, lease_s=0.05)
-        try:
-            while not stop.is_set():
-                steps[holder].append(analyst.step())
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            failures.append(exc)
-
-    threads = [threading.Thread(target=follow, args=(h,)) for h in steps]
-    for t in threads:
-        t.start()
-    deadline = time.monotonic() + 60
-    while _reviewed(store) != games and time.monotonic() < deadline and not failures:
-        time.sleep(0.05)
-    stop.set()
-    for t in threads:
-        t.join(10)
-    assert not failures
-    assert _reviewed(store) == games
-    recorded = Counter(s for holder in steps.values() for s in holder)
-    assert recorded[Step.REVIEWED] == len(games)
-    assert all(steps.values()), "both analysts took steps"
-
-
-def test_two_analysts_with_a_slow_game_review_each_game_once_and_lose_no_step(
-        store: EventStore, services: Services) -> None:
-    """One game's review takes 1.5 s, three leases (0.5 s): its analyst keeps the
-    lease, the other waits and then reviews the games that ended after it. Every game
-    once, no step lost."""
-    slow_game = _ended_game(services, 60, size=(9, 11))  # the only one of that size
-    games = {slow_game} | {_ended_game(services, seed) for seed in range(61, 65)}
-
-    def review(events: Sequence[Event]) -> Review:
-        if isinstance(events[0], GameCreated) and events[0].height == 9:
-            time.sleep(1.5)
-        return review_game(events)
-
-    stop = threading.Event()
-    steps: dict[str, list[Step]] = {"a": [], "b": []}
-    failures: list[BaseException] = []
-
-    def follow(holder: str) -> None:
-        analyst = Analyst(store, holder=holder, lease_s=0.5, review=review)
+        analyst = Analyst(store, holder=holder, lease_s=lease_s, review=review)
         try:
             while not stop.is_set():
                 steps[holder].append(analyst.step())
@@ -234,6 +192,35 @@ def test_two_analysts_with_a_slow_game_review_each_game_once_and_lose_no_step(
         t.join(10)
     assert not failures
     assert _reviewed(store) == games
+    return steps
+
+
+def test_two_analysts_review_each_game_exactly_once(store: EventStore,
+                                                    services: Services) -> None:
+    """Two analysts follow one database at once, with leases short enough to change
+    hands while games are reviewed: every ended game gets one review, each recorded
+    by exactly one step, and no step fails."""
+    games = {_ended_game(services, seed) for seed in range(20, 32)}
+    steps = _two_analysts(store, games, lease_s=0.05)
+    recorded = Counter(s for holder in steps.values() for s in holder)
+    assert recorded[Step.REVIEWED] == len(games)
+    assert all(steps.values()), "both analysts took steps"
+
+
+def test_two_analysts_with_a_slow_game_review_each_game_once_and_lose_no_step(
+        store: EventStore, services: Services) -> None:
+    """One game's review takes 1.5 s, three leases (0.5 s): its analyst keeps the
+    lease, the other waits and then reviews the games that ended after it. Every game
+    once, no step lost."""
+    slow_game = _ended_game(services, 60, size=(9, 11))  # the only one of that size
+    games = {slow_game} | {_ended_game(services, seed) for seed in range(61, 65)}
+
+    def review(events: Sequence[Event]) -> Review:
+        if isinstance(events[0], GameCreated) and events[0].height == 9:
+            time.sleep(1.5)
+        return review_game(events)
+
+    steps = _two_analysts(store, games, lease_s=0.5, review=review)
     recorded = Counter(s for holder in steps.values() for s in holder)
     assert recorded[Step.REVIEWED] == len(games) and recorded[Step.LOST] == 0
 
@@ -263,9 +250,9 @@ def test_a_review_that_fails_is_stored_as_failed_not_left_pending(services: Serv
     steps: list[Step] = []
     assert Analyst(store, review=broken).catch_up(steps.append) == 1
     assert Step.FAILED in steps
-    analysis = services.analysis(game_id)
+    analysis = services.reviews.analysis(game_id)
     assert analysis.status == "failed" and analysis.review is not None
     assert "no review today" in analysis.review.body["error"]
-    assert services.accuracies([game_id]) == {game_id: (None, None)}
-    assert services.review_all(rebuild=True) == (1, False)  # a rebuild tries again
-    assert services.analysis(game_id).status == "ready"
+    assert services.reviews.accuracies([game_id]) == {game_id: (None, None)}
+    assert services.reviews.review_all(rebuild=True) == (1, False)  # a rebuild tries again
+    assert services.reviews.analysis(game_id).status == "ready"

@@ -232,50 +232,50 @@ def test_a_failure_inside_a_use_case_leaves_no_partial_write(services: Services)
     assert command is not None
     with pytest.raises(IntegrityError):
         if hasattr(command, "x"):
-            services.place_line(game.game_id, game.token, command.x, command.y)
+            services.play.place_line(game.game_id, game.token, command.x, command.y)
         else:
-            services.advance(game.game_id, game.token)
+            services.play.advance(game.game_id, game.token)
 
     assert [s.event for s in store.load(game.game_id)] == events_before
     with store.unit_of_work(write=False) as uow:
         assert uow.games.get(game.game_id) == row_before
         assert [h.id for h in uow.high_scores.of_game(game.game_id)] == [planted_id]
-    assert services.verify(game.game_id) != []  # the planted row is not from the events
+    assert services.admin.verify(game.game_id) != []  # the planted row is not from the events
 
 
 def test_snapshots_are_only_a_cache(services: Services) -> None:
     store = services.store
     game = GameFactory.create(services=services, turns=0)
     for _ in range(12):
-        state = services.get_state(game.game_id)
+        state = services.queries.get_state(game.game_id)
         command = Greedy().next_command(state)
         if hasattr(command, "x"):
-            services.place_line(game.game_id, game.token, command.x, command.y)
+            services.play.place_line(game.game_id, game.token, command.x, command.y)
         else:
-            services.advance(game.game_id, game.token)
-    version = services.get_summary(game.game_id).version
+            services.play.advance(game.game_id, game.token)
+    version = services.queries.get_summary(game.game_id).version
     assert len(store.snapshots) > 0
 
-    warm = [services.get_state(game.game_id, at_step=k) for k in range(1, version + 1)]
-    current = services.get_state(game.game_id)
+    warm = [services.queries.get_state(game.game_id, at_step=k) for k in range(1, version + 1)]
+    current = services.queries.get_state(game.game_id)
     # a caller mutating what it got does not reach the cache
     current.scores[0] += 100
     current.lines[1] = 0
 
     store.snapshots.clear()
-    cold = [services.get_state(game.game_id, at_step=k) for k in range(1, version + 1)]
+    cold = [services.queries.get_state(game.game_id, at_step=k) for k in range(1, version + 1)]
     assert cold == warm
-    assert services.get_state(game.game_id) == warm[-1]
-    assert warm[-1] == fold(s.event for s in services.events_of(game.game_id))
+    assert services.queries.get_state(game.game_id) == warm[-1]
+    assert warm[-1] == fold(s.event for s in services.queries.events_of(game.game_id))
 
     uncached = Services(EventStore(store.engine, snapshot_capacity=0))
-    assert uncached.get_state(game.game_id) == warm[-1]
+    assert uncached.queries.get_state(game.game_id) == warm[-1]
     assert len(uncached.store.snapshots) == 0
 
 
 def test_the_read_model_row_is_written_with_the_events(services: Services) -> None:
     game = GameFactory.create(services=services, turns=3)
-    state = services.get_state(game.game_id)
+    state = services.queries.get_state(game.game_id)
     with services.store.engine.begin() as conn:
         row = conn.execute(
             select(games_table).where(games_table.c.game_id == game.game_id)
@@ -294,7 +294,7 @@ def test_appends_store_the_same_column_formats_as_the_rest_of_the_store(
     """On SQLite appends bypass SQLAlchemy's execution bookkeeping (not its SQL or
     its type processing); the rows look exactly like those written through Core."""
     game = GameFactory.create(services=services, turns=0)  # event 1 through Core
-    services.advance(game.game_id, game.token)  # event 2 through the append path
+    services.play.advance(game.game_id, game.token)  # event 2 through the append path
     with services.store.engine.begin() as conn:
         raw = conn.exec_driver_sql(
             "SELECT seq, recorded_at, payload FROM events ORDER BY seq"
@@ -303,7 +303,7 @@ def test_appends_store_the_same_column_formats_as_the_rest_of_the_store(
         pattern = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}"
         assert all(re.fullmatch(pattern, recorded_at) for _, recorded_at, _ in raw)
         assert all(json.loads(payload) for _, _, payload in raw)
-    stored = services.events_of(game.game_id)
+    stored = services.queries.events_of(game.game_id)
     assert [s.event.to_dict()["data"] for s in stored] == [
         json.loads(p) if isinstance(p, str) else p for _, _, p in raw
     ]

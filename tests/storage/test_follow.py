@@ -1,5 +1,5 @@
-"""Following a game (`Services.follow`, what ``squares watch`` and an online game's
-waiting seat poll) and a replay's score series (`Services.score_series`), on every
+"""Following a game (`Services.queries.follow`, what ``squares watch`` and an online game's
+waiting seat poll) and a replay's score series (`Services.queries.score_series`), on every
 backend; and the statement timeout of the reads others wait for (PostgreSQL)."""
 
 from __future__ import annotations
@@ -9,57 +9,57 @@ from sqlalchemy.exc import OperationalError
 
 from service.domain.fold import fold
 from service.domain.rules import legal_actions
-from service.errors import GameNotFound
+from service.errors import DatabaseUnavailable, GameNotFound
 from service.services import Services
 from service.store import EventStore
 
 
 def _new_game(services: Services) -> tuple[str, str]:
-    created = services.create_game(player_name="Ada", height=7, width=9, seed=11)
+    created = services.play.create_game(player_name="Ada", height=7, width=9, seed=11)
     return created.game_id, created.token
 
 
 def _move(services: Services, game_id: str, token: str) -> None:
     """The human's first legal move (the computer answers when the turn ends); none
     once the game is over."""
-    state = services.get_state(game_id)
+    state = services.queries.get_state(game_id)
     if state.over:
         return
     legal = legal_actions(state)
     if legal.lines:
-        services.place_line(game_id, token, *legal.lines[0])
+        services.play.place_line(game_id, token, *legal.lines[0])
     else:
-        services.advance(game_id, token)
+        services.play.advance(game_id, token)
 
 
 def test_follow_hands_over_the_new_events_and_the_state_after_them(
         services: Services) -> None:
     game_id, token = _new_game(services)
-    seen = services.follow(game_id, after=0).state.version
+    seen = services.queries.follow(game_id, after=0).state.version
     for _ in range(6):
         _move(services, game_id, token)
-        followed = services.follow(game_id, after=seen)
+        followed = services.queries.follow(game_id, after=seen)
         assert [s.seq for s in followed.events] == list(range(seen + 1,
                                                               followed.state.version + 1))
         assert followed.events or followed.state.over, "a move is new events"
-        assert followed.state == services.get_state(game_id)
+        assert followed.state == services.queries.get_state(game_id)
         seen = followed.state.version
 
 
 def test_follow_with_nothing_new_has_no_events_and_the_state_now(services: Services) -> None:
     game_id, token = _new_game(services)
     _move(services, game_id, token)
-    now = services.get_state(game_id)
-    followed = services.follow(game_id, after=now.version)
+    now = services.queries.get_state(game_id)
+    followed = services.queries.follow(game_id, after=now.version)
     assert followed.events == [] and followed.state == now
-    assert services.follow(game_id, after=now.version + 5).events == []  # ahead: nothing
+    assert services.queries.follow(game_id, after=now.version + 5).events == []  # ahead: nothing
 
 
 def test_follow_from_the_start_is_the_whole_stream_and_its_fold(services: Services) -> None:
     game_id, token = _new_game(services)
     for _ in range(4):
         _move(services, game_id, token)
-    followed = services.follow(game_id, after=0)
+    followed = services.queries.follow(game_id, after=0)
     assert [s.seq for s in followed.events] == list(range(1, followed.state.version + 1))
     folded = fold(s.event for s in followed.events)
     assert (folded.version, folded.scores, folded.lines) == (
@@ -68,21 +68,21 @@ def test_follow_from_the_start_is_the_whole_stream_and_its_fold(services: Servic
 
 def test_follow_and_score_series_of_an_unknown_game(services: Services) -> None:
     with pytest.raises(GameNotFound):
-        services.follow("no-such-game", after=0)
+        services.queries.follow("no-such-game", after=0)
     with pytest.raises(GameNotFound):
-        services.score_series("no-such-game")
+        services.queries.score_series("no-such-game")
 
 
 def test_score_series_is_both_scores_after_each_step(services: Services) -> None:
     game_id, token = _new_game(services)
     for _ in range(12):
         _move(services, game_id, token)
-    series = services.score_series(game_id)
-    state = services.get_state(game_id)
+    series = services.queries.score_series(game_id)
+    state = services.queries.get_state(game_id)
     assert len(series) == state.version
     assert series[-1] == tuple(state.scores)
     for step in (1, 2, len(series) // 2, len(series)):
-        assert series[step - 1] == tuple(services.get_state(game_id, at_step=step).scores)
+        assert series[step - 1] == tuple(services.queries.get_state(game_id, at_step=step).scores)
     assert any(score != (0, 0) for score in series) or state.scores == [0, 0]
 
 
@@ -91,9 +91,11 @@ def test_score_series_is_both_scores_after_each_step(services: Services) -> None
 def test_a_read_with_a_timeout_is_cancelled_past_it_and_only_that_one(
         store: EventStore) -> None:
     assert store.dialect == "postgresql"
-    with pytest.raises(OperationalError) as caught, \
+    with pytest.raises(DatabaseUnavailable) as caught, \
             store.unit_of_work(write=False, timeout_s=0.05) as uow:
         uow.events._conn.exec_driver_sql("SELECT pg_sleep(2)")
-    assert getattr(caught.value.orig, "sqlstate", None) == "57014"  # query_canceled
+    cause = caught.value.__cause__
+    assert isinstance(cause, OperationalError)
+    assert getattr(cause.orig, "sqlstate", None) == "57014"  # query_canceled
     with store.unit_of_work(write=False) as uow:  # SET LOCAL: the next one has the default
         assert uow.events._conn.exec_driver_sql("SHOW statement_timeout").scalar() == "3s"

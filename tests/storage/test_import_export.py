@@ -26,36 +26,36 @@ def _row_counts(services: Services) -> tuple[int, int, int]:
 def test_export_delete_import_gives_byte_identical_lines(services: Services) -> None:
     game = GameFactory.create(services=services, mode="two_players", second_name="Ayşe Çelik",
                               player_name="Gülşen İnce", finished=True, small=True)
-    exported = services.export_game(game.game_id)
+    exported = services.admin.export_game(game.game_id)
     assert exported.endswith("\n") and "Gülşen İnce" in exported  # UTF-8, not \u escapes
     *lines, signature = exported.splitlines()
     assert lines == [event_to_json(s.event) for s in game.events]
     assert json.loads(signature)["type"] == "signature"
 
-    services.delete_game(game.game_id)
-    new_id = services.import_game(exported)
+    services.admin.delete_game(game.game_id)
+    new_id = services.admin.import_game(exported)
     assert new_id != game.game_id
-    assert services.export_game(new_id) == exported
-    assert services.get_state(new_id) == game.state
-    assert services.get_summary(new_id).status == "finished"
-    table = services.high_scores(100, height=7, width=9, mode="two_players")
+    assert services.admin.export_game(new_id) == exported
+    assert services.queries.get_state(new_id) == game.state
+    assert services.queries.get_summary(new_id).status == "finished"
+    table = services.queries.high_scores(100, height=7, width=9, mode="two_players")
     entered = sorted((h.seat, h.name) for h in table if h.game_id == new_id)
     assert entered == [(1, "Gülşen İnce"), (2, "Ayşe Çelik")]
-    assert services.verify(new_id) == []
+    assert services.admin.verify(new_id) == []
 
 
 def test_an_imported_game_is_read_only(services: Services) -> None:
     stream = EventStreamFactory.build(turns=2, ranked=False)  # the human to move
-    new_id = services.import_game(stream.jsonl())
-    assert services.get_state(new_id) == stream.state
+    new_id = services.admin.import_game(stream.jsonl())
+    assert services.queries.get_state(new_id) == stream.state
     with pytest.raises(TokenInvalid):
-        services.advance(new_id, "any token at all")
+        services.play.advance(new_id, "any token at all")
 
 
 def _refused(services: Services, text: str) -> InvalidStream:
     before = _row_counts(services)
     with pytest.raises(InvalidStream) as caught:
-        services.import_game(text)
+        services.admin.import_game(text)
     assert caught.value.code == "invalid_stream"
     assert _row_counts(services) == before  # nothing written
     return caught.value
@@ -126,17 +126,17 @@ def test_import_refuses_values_of_the_wrong_kind(services: Services) -> None:
 
 def test_an_online_game_exports_and_imports_with_its_claim_and_no_secret(
         services: Services) -> None:
-    created = services.create_game(player_name="Ann", mode="online", height=7, width=9, seed=4)
+    created = services.play.create_game(player_name="Ann", mode="online", height=7, width=9, seed=4)
     assert created.invite is not None
-    claimed = services.claim_seat(created.game_id, created.invite.code, "Bob")
+    claimed = services.play.claim_seat(created.game_id, created.invite.code, "Bob")
     first = created.token if created.state.turn == 1 else claimed.token  # drawn
-    services.advance(created.game_id, first)
-    exported = services.export_game(created.game_id)
+    services.play.advance(created.game_id, first)
+    exported = services.admin.export_game(created.game_id)
     assert '"type":"seat_claimed"' in exported
     assert created.invite.code not in exported and claimed.token not in exported
-    services.delete_game(created.game_id)  # its invitation goes with it
-    new_id = services.import_game(exported)
-    assert services.get_state(new_id).seat_info(2).name == "Bob"
-    assert services.verify(new_id) == []
+    services.admin.delete_game(created.game_id)  # its invitation goes with it
+    new_id = services.admin.import_game(exported)
+    assert services.queries.get_state(new_id).seat_info(2).name == "Bob"
+    assert services.admin.verify(new_id) == []
     with pytest.raises(TokenInvalid):  # neither seat's token moves the copy
-        services.advance(new_id, claimed.token)
+        services.play.advance(new_id, claimed.token)

@@ -33,14 +33,14 @@ def test_rule_E2_default_high_scores_come_from_the_first_migration(
     migrate(empty_database_url)
     services = Services.from_url(empty_database_url)
     try:
-        assert {h.name: h.score for h in services.high_scores(100)} == E2
-        assert [h.score for h in services.high_scores()] == sorted(E2.values(), reverse=True)
+        assert {h.name: h.score for h in services.queries.high_scores(100)} == E2
+        assert [h.score for h in services.queries.high_scores()] == sorted(E2.values(), reverse=True)
     finally:
         services.store.dispose()
     migrate(empty_database_url)  # idempotent: never duplicated (RULES E3)
     services = Services.from_url(empty_database_url)
     try:
-        assert len(services.high_scores(100)) == 5
+        assert len(services.queries.high_scores(100)) == 5
     finally:
         services.store.dispose()
 
@@ -61,10 +61,10 @@ def _finished_game_at_head(url: str) -> tuple[CreatedGame, str]:
     migrate(url)
     services = Services.from_url(url)
     try:
-        game = services.create_game(player_name="Ayşe", height=7, width=9,
+        game = services.play.create_game(player_name="Ayşe", height=7, width=9,
                                     difficulty="easy")
         play_unassisted(services, game.game_id, game.token, game.state)
-        return game, services.export_game(game.game_id)
+        return game, services.admin.export_game(game.game_id)
     finally:
         services.store.dispose()
 
@@ -77,8 +77,8 @@ def test_migration_round_trip_with_data_present(empty_database_url: str) -> None
     assert {"events", "games", "high_scores"} <= _tables(url)
     migrate(url)
     services = Services.from_url(url)
-    assert services.export_game(game.game_id) == exported
-    assert services.verify() == []
+    assert services.admin.export_game(game.game_id) == exported
+    assert services.admin.verify() == []
     services.store.dispose()
 
     downgrade(url)
@@ -86,10 +86,10 @@ def test_migration_round_trip_with_data_present(empty_database_url: str) -> None
     migrate(url)
     services = Services.from_url(url)
     try:
-        assert services.list_games() == ([], 0)
-        assert {h.name: h.score for h in services.high_scores(100)} == E2
-        new_id = services.import_game(exported)  # the schema takes the data again
-        assert services.export_game(new_id) == exported
+        assert services.queries.list_games() == ([], 0)
+        assert {h.name: h.score for h in services.queries.high_scores(100)} == E2
+        new_id = services.admin.import_game(exported)  # the schema takes the data again
+        assert services.admin.export_game(new_id) == exported
     finally:
         services.store.dispose()
 
@@ -138,7 +138,7 @@ def test_two_processes_migrating_a_new_database_together(empty_database_url: str
     assert [p.exitcode for p in procs] == [0, 0]
     services = Services.from_url(empty_database_url)
     try:
-        assert {h.name: h.score for h in services.high_scores(100)} == E2
+        assert {h.name: h.score for h in services.queries.high_scores(100)} == E2
     finally:
         services.store.dispose()
 
@@ -171,8 +171,8 @@ def test_0003_renames_the_schema_version_column_and_keeps_every_row(
     assert "schema_version" in _columns(url)["events"]
     services = Services.from_url(url)
     try:
-        assert services.export_game(game.game_id) == exported
-        assert services.verify() == []
+        assert services.admin.export_game(game.game_id) == exported
+        assert services.admin.verify() == []
     finally:
         services.store.dispose()
 
@@ -208,15 +208,15 @@ def test_0004_fills_the_field_size_of_existing_games_and_their_high_scores(
     migrate(url)
     services = Services.from_url(url)
     try:
-        summary = services.get_summary(game.game_id)
+        summary = services.queries.get_summary(game.game_id)
         assert (summary.height, summary.width) == (7, 9)
         with services.store.unit_of_work(write=False) as uow:
             rows = uow.high_scores.of_game(game.game_id)
         assert [(h.height, h.width) for h in rows] == [(7, 9)]
         # rows without a game: the default field's (migration 0011)
-        assert {(h.game_id, h.height, h.width) for h in services.high_scores(100)} == {
+        assert {(h.game_id, h.height, h.width) for h in services.queries.high_scores(100)} == {
             (None, 19, 33)}
-        assert services.verify() == []
+        assert services.admin.verify() == []
     finally:
         services.store.dispose()
 
@@ -232,35 +232,35 @@ def test_RULES_E1_M2_0011_sorts_existing_entries_into_their_tables(
     migrate(url)
     services = Services.from_url(url)
     try:
-        solo, pair = (services.create_game(player_name=name, height=7, width=9,
+        solo, pair = (services.play.create_game(player_name=name, height=7, width=9,
                                            difficulty="easy", mode=mode,
                                            second_name=second)
                       for name, mode, second in (("Ayşe", "vs_computer", None),
                                                  ("Ali", "two_players", "Veli")))
         for game in (solo, pair):  # played move by move, as a server plays them
             play_unassisted(services, game.game_id, game.token, game.state)
-        exported = services.export_game(solo.game_id)
-        services.delete_game(solo.game_id)  # its entry stays, without its game
-        imported = services.import_game(exported)
+        exported = services.admin.export_game(solo.game_id)
+        services.admin.delete_game(solo.game_id)  # its entry stays, without its game
+        imported = services.admin.import_game(exported)
     finally:
         services.store.dispose()
     downgrade(url, "0010")
     migrate(url)
     services = Services.from_url(url)
     try:
-        assert services.get_summary(imported).origin == "archive"  # one time stamp
-        assert services.get_summary(pair.game_id).origin == "here"
-        main = services.high_scores(100, height=7, width=9)
+        assert services.queries.get_summary(imported).origin == "archive"  # one time stamp
+        assert services.queries.get_summary(pair.game_id).origin == "here"
+        main = services.queries.high_scores(100, height=7, width=9)
         assert [(h.game_id, h.seat, h.hints_recorded) for h in main] == [(None, 1, False)]
-        pairs = services.high_scores(100, height=7, width=9, mode="two_players")
+        pairs = services.queries.high_scores(100, height=7, width=9, mode="two_players")
         assert sorted((h.game_id, h.seat, h.ranking) for h in pairs) == [
             (pair.game_id, 1, "two_players"), (pair.game_id, 2, "two_players")]
         with services.store.unit_of_work(write=False) as uow:
             archived = uow.high_scores.of_game(imported)
         assert [(h.ranking, h.hints_recorded) for h in archived] == [("archive", False)]
-        defaults = services.high_scores(100)
+        defaults = services.queries.high_scores(100)
         assert len(defaults) == 5 and {h.source for h in defaults} == {"original"}
         assert all(h.hints_recorded for h in defaults)
-        assert services.verify() == []
+        assert services.admin.verify() == []
     finally:
         services.store.dispose()

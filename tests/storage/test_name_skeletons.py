@@ -69,16 +69,16 @@ def test_every_row_the_store_writes_carries_its_skeleton(services: Services,
                                                          database_url: str) -> None:
     game = GameFactory.create(services=services, mode="two_players", player_name="Gülşen İnce",
                               second_name="Ayşe Çelik", finished=True, small=True)
-    services.add_high_score("Zeynep", 99)
+    services.admin.add_high_score("Zeynep", 99)
     rows = dict(_name_skeletons(database_url))
     assert rows["Gülşen İnce"] == skeleton("Gülşen İnce")
     assert rows["Ayşe Çelik"] == skeleton("Ayşe Çelik")
     assert rows["Zeynep"] == skeleton("Zeynep")
-    table = services.high_scores(100, height=7, width=9, mode="two_players")
+    table = services.queries.high_scores(100, height=7, width=9, mode="two_players")
     assert {h.name for h in table if h.game_id == game.game_id} == {
         "Gülşen İnce", "Ayşe Çelik"}
 
-    services.reset_high_scores()
+    services.admin.reset_high_scores()
     reset = _name_skeletons(database_url)
     assert {name for name, _ in reset} == DEFAULT_NAMES
     assert all(key == skeleton(name) for name, key in reset)
@@ -86,20 +86,20 @@ def test_every_row_the_store_writes_carries_its_skeleton(services: Services,
 
 def test_a_lookalike_of_a_table_name_is_refused_by_the_services(services: Services) -> None:
     with pytest.raises(RuleViolation) as refused:
-        services.create_game(player_name=CYRILLIC_EDA, height=7, width=9)
+        services.play.create_game(player_name=CYRILLIC_EDA, height=7, width=9)
     assert refused.value.code == "name_confusable"
     assert refused.value.details == {"field": "player_name", "existing": "Eda Fırat"}
     with pytest.raises(RuleViolation) as by_hand:
-        services.add_high_score("Sin\u0435m Okur", 10)  # a Cyrillic е
+        services.admin.add_high_score("Sin\u0435m Okur", 10)  # a Cyrillic е
     assert by_hand.value.details == {"field": "name", "existing": "Sinem Okur"}
-    assert services.list_games() == ([], 0)
+    assert services.queries.list_games() == ([], 0)
 
-    assert services.create_game(player_name="Eda Fırat", height=7, width=9).game_id
-    assert services.add_high_score("Eda Fırat", 10).name_skeleton == skeleton("Eda Fırat")
+    assert services.play.create_game(player_name="Eda Fırat", height=7, width=9).game_id
+    assert services.admin.add_high_score("Eda Fırat", 10).name_skeleton == skeleton("Eda Fırat")
 
 
 def test_the_lookup_finds_each_lookalike_name_once(services: Services) -> None:
-    services.add_high_score("Eda Fırat", 10)  # the same name twice in the table
+    services.admin.add_high_score("Eda Fırat", 10)  # the same name twice in the table
     with services.store.unit_of_work(write=False) as uow:
         assert uow.high_scores.names_like(skeleton(CYRILLIC_EDA)) == ["Eda Fırat"]
         assert uow.high_scores.names_like(skeleton("Nobody")) == []

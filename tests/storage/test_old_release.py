@@ -99,10 +99,10 @@ def test_every_replay_step_folds_to_what_the_old_release_stored(upgraded: str) -
     with services_on(upgraded) as services:
         for game_id, exported in EXPORTS.items():
             events = events_of(exported)
-            version = services.get_summary(game_id).version
+            version = services.queries.get_summary(game_id).version
             assert version == len(events) == old[game_id]["version"]
             for step in range(1, version + 1):
-                state, event, _ = services.replay_step(game_id, step)
+                state, event, _ = services.queries.replay_step(game_id, step)
                 assert event.event == events[step - 1]
                 assert state.version == step
                 assert state.lines == fold(events[:step]).lines
@@ -116,33 +116,33 @@ def test_the_old_exports_import(empty_database_url: str) -> None:
     with services_on(empty_database_url) as services:
         finished = [game_id for game_id in EXPORTS if game_id not in TOKENS]
         for game_id in finished:
-            imported = services.import_game(EXPORTS[game_id])
-            assert services.get_state(imported).over
-            assert services.export_game(imported).count("\n") == EXPORTS[game_id].count("\n")
-        assert services.verify() == []
+            imported = services.admin.import_game(EXPORTS[game_id])
+            assert services.queries.get_state(imported).over
+            assert services.admin.export_game(imported).count("\n") == EXPORTS[game_id].count("\n")
+        assert services.admin.verify() == []
 
 
 def test_unfinished_old_games_play_on_with_their_old_tokens(upgraded: str) -> None:
     with services_on(upgraded) as services:
         for game_id, tokens in TOKENS.items():
             play_to_the_end(services, game_id, {int(seat): t for seat, t in tokens.items()})
-        assert services.verify() == []
+        assert services.admin.verify() == []
     result = SquaresRunner(upgraded)("verify", "--all")
     assert result.exit_code == 0, result.stdout + result.stderr
 
 
 def play_to_the_end(services: Services, game_id: str, tokens: dict[int, str]) -> None:
     for _ in range(2_000):
-        state = services.get_state(game_id)
+        state = services.queries.get_state(game_id)
         if state.over:
             return
         if state.seat_info(state.turn).kind == "computer":
-            services.play_computer_turn(game_id, tokens[1])
+            services.play.play_computer_turn(game_id, tokens[1])
             continue
         token = tokens[state.turn]
-        command = services.hint(game_id, token).command  # (the game is then assisted)
+        command = services.play.hint(game_id, token).command  # (the game is then assisted)
         if isinstance(command, PlaceLine):
-            services.place_line(game_id, token, command.x, command.y, state.version)
+            services.play.place_line(game_id, token, command.x, command.y, state.version)
         else:
-            services.advance(game_id, token, state.version)
+            services.play.advance(game_id, token, state.version)
     raise AssertionError(f"game {game_id} did not end")

@@ -20,7 +20,7 @@ def test_the_table_and_the_api_schema_follow_the_summary_definition() -> None:
 
 def test_stored_v1_line_placed_rows_are_upcast_on_load(services: Services) -> None:
     game = GameFactory.create(services=services, turns=2, small=True, seed=12)
-    before = services.get_state(game.game_id)
+    before = services.queries.get_state(game.game_id)
     costly = [s for s in game.events if isinstance(s.event, LinePlaced)]
     assert costly
     with services.store.engine.begin() as conn:
@@ -32,6 +32,6 @@ def test_stored_v1_line_placed_rows_are_upcast_on_load(services: Services) -> No
                 .values(schema_version=1, payload={**data, "penalty": data["penalty"] > 0})
             )
     services.store.snapshots.clear()
-    assert services.get_state(game.game_id) == before
-    assert services.verify(game.game_id) == []
-    assert '"v":2' in services.export_game(game.game_id)
+    assert services.queries.get_state(game.game_id) == before
+    assert services.admin.verify(game.game_id) == []
+    assert '"v":2' in services.admin.export_game(game.game_id)

@@ -33,12 +33,12 @@ WEEK = timedelta(days=7)
 
 
 def _game(services: Services, **kwargs: object) -> CreatedGame:
-    return services.create_game(player_name="Ada", height=7, width=9, seed=11,
+    return services.play.create_game(player_name="Ada", height=7, width=9, seed=11,
                                 **kwargs)  # type: ignore[arg-type]
 
 
 def _online(services: Services) -> CreatedGame:
-    return services.create_game(player_name="Ann", mode="online", height=7, width=9, seed=12)
+    return services.play.create_game(player_name="Ann", mode="online", height=7, width=9, seed=12)
 
 
 def _age(services: Services, game_id: str, by: timedelta) -> None:
@@ -59,7 +59,7 @@ def _age(services: Services, game_id: str, by: timedelta) -> None:
 
 
 def _types(services: Services, game_id: str) -> list[str]:
-    return [s.event.TYPE for s in services.events_of(game_id)]
+    return [s.event.TYPE for s in services.queries.events_of(game_id)]
 
 
 def _creator(services: Services, game_id: str) -> str | None:
@@ -80,18 +80,18 @@ def test_an_idle_game_is_abandoned_by_its_next_read_after_the_setting(
     game = _game(services)
     created = game.events[-1].recorded_at
     _at(services, created + WEEK - timedelta(seconds=1))
-    assert services.get_state(game.game_id).abandoned is None
-    assert services.get_summary(game.game_id).status == "active"
+    assert services.queries.get_state(game.game_id).abandoned is None
+    assert services.queries.get_summary(game.game_id).status == "active"
 
     _at(services, created + WEEK)
-    state = services.get_state(game.game_id)
+    state = services.queries.get_state(game.game_id)
     assert state.over and state.abandoned == "idle" and state.winner is None
-    summary = services.get_summary(game.game_id)
+    summary = services.queries.get_summary(game.game_id)
     assert (summary.status, summary.winner, summary.finished_at) == ("abandoned", None, None)
     assert summary.version == game.state.version + 1
     assert _types(services, game.game_id)[-1] == "game_abandoned"
-    assert services.get_state(game.game_id).version == summary.version  # once
-    assert services.verify() == []
+    assert services.queries.get_state(game.game_id).version == summary.version  # once
+    assert services.admin.verify() == []
 
 
 def test_the_setting_comes_from_the_environment(services: Services,
@@ -109,7 +109,7 @@ def test_the_setting_comes_from_the_environment(services: Services,
     services.abandon_after = Settings.from_env().abandon_after  # as a new process reads it
     game = _game(services)
     _at(services, utcnow() + timedelta(hours=1, seconds=1))
-    assert services.get_state(game.game_id).abandoned == "idle"
+    assert services.queries.get_state(game.game_id).abandoned == "idle"
 
 
 def test_a_move_on_an_abandoned_game_is_refused_and_writes_nothing(
@@ -117,29 +117,29 @@ def test_a_move_on_an_abandoned_game_is_refused_and_writes_nothing(
     game = _game(services)
     _at(services, utcnow() + WEEK + DAY)
     with pytest.raises(RuleViolation) as refused:  # due: the move abandons it first
-        services.advance(game.game_id, game.token)
+        services.play.advance(game.game_id, game.token)
     assert refused.value.code == "game_abandoned"
-    version = services.get_summary(game.game_id).version
+    version = services.queries.get_summary(game.game_id).version
     assert version == game.state.version + 1
-    for move in (lambda: services.advance(game.game_id, game.token),
-                 lambda: services.place_line(game.game_id, game.token, 1, 0),
-                 lambda: services.hint(game.game_id)):
+    for move in (lambda: services.play.advance(game.game_id, game.token),
+                 lambda: services.play.place_line(game.game_id, game.token, 1, 0),
+                 lambda: services.play.hint(game.game_id)):
         with pytest.raises(RuleViolation) as again:
             move()
         assert again.value.code == "game_abandoned"
-    assert services.get_summary(game.game_id).version == version
-    assert services.verify() == []
+    assert services.queries.get_summary(game.game_id).version == version
+    assert services.admin.verify() == []
 
 
 def test_an_abandoned_game_is_never_a_computer_turn(services: Services) -> None:
-    game = services.create_game(player_name="sim", mode="computer_vs_computer",
+    game = services.play.create_game(player_name="sim", mode="computer_vs_computer",
                                 difficulty="easy", second_level="easy", height=7, width=9,
                                 seed=3)
     _at(services, utcnow() + WEEK + DAY)
     with pytest.raises(RuleViolation) as refused:
-        services.play_computer_turn(game.game_id)
+        services.play.play_computer_turn(game.game_id)
     assert refused.value.code == "game_abandoned"
-    assert services.get_summary(game.game_id).status == "abandoned"
+    assert services.queries.get_summary(game.game_id).status == "abandoned"
 
 
 # -- the sweep ----------------------------------------------------------------------
@@ -156,22 +156,22 @@ def test_the_sweep_abandons_idle_games_and_expired_invitations_only(
     expired = _online(services)
     claimed = _online(services)
     assert claimed.invite is not None
-    services.claim_seat(claimed.game_id, claimed.invite.code, "Bob")
+    services.play.claim_seat(claimed.game_id, claimed.invite.code, "Bob")
 
     later = now + DAY + timedelta(seconds=1)  # past the invitations' day
-    sweep = services.abandon_stale(later)
+    sweep = services.retention.abandon_stale(later)
     assert sorted(sweep.abandoned) == sorted([(idle.game_id, "idle"),
                                               (expired.game_id, "invite_expired")])
-    assert services.abandon_stale(later).abandoned == ()  # nothing twice
-    statuses = {g: services.get_summary(g).status
+    assert services.retention.abandon_stale(later).abandoned == ()  # nothing twice
+    statuses = {g: services.queries.get_summary(g).status
                 for g in (idle.game_id, fresh.game_id, done.game_id, expired.game_id,
                           claimed.game_id)}
     assert statuses == {idle.game_id: "abandoned", fresh.game_id: "active",
                         done.game_id: "finished", expired.game_id: "abandoned",
                         claimed.game_id: "active"}
     assert not any(h.game_id in (idle.game_id, expired.game_id)
-                   for h in services.high_scores(100))
-    assert services.verify() == []
+                   for h in services.queries.high_scores(100))
+    assert services.admin.verify() == []
 
 
 def test_an_expired_invitation_leaves_the_live_list_before_the_sweep(
@@ -181,19 +181,19 @@ def test_an_expired_invitation_leaves_the_live_list_before_the_sweep(
     _at(services, utcnow() + DAY + timedelta(seconds=1))
 
     def live_ids() -> list[str]:
-        games, total = services.list_games(status="active", by_last_move=True)
+        games, total = services.queries.list_games(status="active", by_last_move=True)
         assert total == len(games)
         return [g.game_id for g in games]
 
-    assert services.get_summary(waiting.game_id).status == "active"  # nothing written yet
+    assert services.queries.get_summary(waiting.game_id).status == "active"  # nothing written yet
     assert live_ids() == [other.game_id]
     with pytest.raises(InviteExpired):  # the claim is refused and writes nothing
         assert waiting.invite is not None
-        services.claim_seat(waiting.game_id, waiting.invite.code, "Bob")
+        services.play.claim_seat(waiting.game_id, waiting.invite.code, "Bob")
     assert _types(services, waiting.game_id) == ["game_created"]
-    assert services.get_state(waiting.game_id).abandoned == "invite_expired"  # a read
+    assert services.queries.get_state(waiting.game_id).abandoned == "invite_expired"  # a read
     assert live_ids() == [other.game_id]
-    assert [g.game_id for g in services.list_games(status="abandoned")[0]] == [
+    assert [g.game_id for g in services.queries.list_games(status="abandoned")[0]] == [
         waiting.game_id]
 
 
@@ -201,8 +201,8 @@ def test_an_idle_game_leaves_the_active_list_before_the_sweep(services: Services
     idle = _game(services)
     _age(services, idle.game_id, WEEK)
     fresh = _game(services)
-    assert [g.game_id for g in services.list_games(status="active")[0]] == [fresh.game_id]
-    assert services.list_games()[1] == 2  # still listed among all games
+    assert [g.game_id for g in services.queries.list_games(status="active")[0]] == [fresh.game_id]
+    assert services.queries.list_games()[1] == 2  # still listed among all games
 
 
 def test_two_sweeps_at_once_write_one_abandonment_each(database_url: str) -> None:
@@ -220,7 +220,7 @@ def test_two_sweeps_at_once_write_one_abandonment_each(database_url: str) -> Non
 
     def sweep(services: Services) -> None:
         barrier.wait()
-        results.append(len(services.abandon_stale().abandoned))
+        results.append(len(services.retention.abandon_stale().abandoned))
 
     threads = [threading.Thread(target=sweep, args=(s,)) for s in sweepers]
     for t in threads:
@@ -232,7 +232,7 @@ def test_two_sweeps_at_once_write_one_abandonment_each(database_url: str) -> Non
         check = sweepers[0]
         for game in games:
             assert _types(check, game.game_id).count("game_abandoned") == 1
-        assert check.verify() == []
+        assert check.admin.verify() == []
     finally:
         for s in sweepers:
             s.store.dispose()
@@ -243,9 +243,9 @@ def test_the_version_check_lets_one_of_two_abandonments_write(
     first, second = (Services(EventStore.from_url(database_url)) for _ in range(2))
     try:
         game = _game(first)
-        stale = [s._load(game.game_id) for s in (first, second)]  # both read version 1
-        assert first._abandon(game.game_id, stale[0][1], "idle") is not None
-        assert second._abandon(game.game_id, stale[1][1], "idle") is None
+        stale = [s.retention._load(game.game_id) for s in (first, second)]  # both read version 1
+        assert first.retention._abandon(game.game_id, stale[0][1], "idle") is not None
+        assert second.retention._abandon(game.game_id, stale[1][1], "idle") is None
         assert _types(first, game.game_id) == ["game_created", "game_abandoned"]
     finally:
         first.store.dispose()
@@ -260,7 +260,7 @@ def test_prune_deletes_only_abandoned_games_abandoned_long_enough_ago(
     old = _game(services)
     recent = _game(services)
     _at(services, utcnow() + WEEK + DAY)
-    assert len(services.abandon_stale().abandoned) == 2
+    assert len(services.retention.abandon_stale().abandoned) == 2
     services.clock = utcnow
     _age(services, old.game_id, 31 * DAY)  # abandoned 31 days ago
     _age(services, recent.game_id, 29 * DAY)
@@ -269,17 +269,17 @@ def test_prune_deletes_only_abandoned_games_abandoned_long_enough_ago(
     idle = _game(services)
     _age(services, idle.game_id, 40 * DAY)  # due, but not abandoned yet: not pruned
 
-    assert services.prune_abandoned(30 * DAY) == 1
+    assert services.retention.prune_abandoned(30 * DAY) == 1
     with pytest.raises(GameNotFound):
-        services.get_summary(old.game_id)
-    assert services.get_summary(recent.game_id).status == "abandoned"
-    assert services.get_summary(done.game_id).status == "finished"
-    assert services.get_summary(idle.game_id).status == "active"
-    assert services.prune_abandoned(30 * DAY) == 0
-    assert services.prune_abandoned(30 * DAY, now=utcnow() + 2 * DAY) == 1  # recent's turn
-    assert services.prune_unfinished(30 * DAY) == 1  # any unfinished game: the idle one
-    assert services.list_games()[1] == 1  # the finished game stays
-    assert services.verify() == []
+        services.queries.get_summary(old.game_id)
+    assert services.queries.get_summary(recent.game_id).status == "abandoned"
+    assert services.queries.get_summary(done.game_id).status == "finished"
+    assert services.queries.get_summary(idle.game_id).status == "active"
+    assert services.retention.prune_abandoned(30 * DAY) == 0
+    assert services.retention.prune_abandoned(30 * DAY, now=utcnow() + 2 * DAY) == 1  # recent's turn
+    assert services.admin.prune_unfinished(30 * DAY) == 1  # any unfinished game: the idle one
+    assert services.queries.list_games()[1] == 1  # the finished game stays
+    assert services.admin.verify() == []
 
 
 # -- the cap per client address -------------------------------------------------------
@@ -291,13 +291,13 @@ def test_each_address_holds_at_most_its_cap_of_active_games(services: Services) 
     with pytest.raises(TooManyGames) as refused:
         _game(services, client_address="203.0.113.7")
     assert refused.value.details == {"limit": 3}
-    assert services.list_games()[1] == 3  # nothing written
+    assert services.queries.list_games()[1] == 3  # nothing written
     _game(services, client_address="198.51.100.1")  # another address
     _game(services)  # no address (the CLI): no cap
     # an address's games stop counting once they end: here, past their time
     _age(services, mine[0].game_id, WEEK + DAY)
     _game(services, client_address="203.0.113.7")
-    services.abandon_stale()
+    services.retention.abandon_stale()
     assert _creator(services, mine[0].game_id) is None  # kept only while active
     with pytest.raises(TooManyGames):
         _game(services, client_address="203.0.113.7")
@@ -325,31 +325,31 @@ def test_verify_export_import_and_rebuild_take_abandoned_games(services: Service
     assert not played.state.over
     waiting = _online(services)
     _at(services, utcnow() + WEEK + DAY)
-    assert len(services.abandon_stale().abandoned) == 2
-    assert services.verify() == []
-    exported = services.export_game(played.game_id)
+    assert len(services.retention.abandon_stale().abandoned) == 2
+    assert services.admin.verify() == []
+    exported = services.admin.export_game(played.game_id)
     events = exported.rsplit("\n", 2)[0] + "\n"  # without the signature line
     assert events.endswith('{"data":{"reason":"idle"},"type":"game_abandoned","v":1}\n'
                            '{"data":{"seed":"3"},"type":"seed_revealed","v":1}\n')
-    services.delete_game(played.game_id)
-    again = services.import_game(exported)
-    assert services.get_summary(again).status == "abandoned"
-    assert services.get_state(again).abandoned == "idle"
+    services.admin.delete_game(played.game_id)
+    again = services.admin.import_game(exported)
+    assert services.queries.get_summary(again).status == "abandoned"
+    assert services.queries.get_state(again).abandoned == "idle"
     with services.store.engine.begin() as conn:  # a stale read model ...
         conn.execute(update(games_table).where(games_table.c.game_id == waiting.game_id)
                      .values(status="active"))
-    assert [p.kind for p in services.verify(waiting.game_id)] == ["read_model"]
-    assert services.rebuild_read_model(waiting.game_id) == 1  # ... rebuilt from the events
-    assert services.get_summary(waiting.game_id).status == "abandoned"
-    assert services.verify() == []
+    assert [p.kind for p in services.admin.verify(waiting.game_id)] == ["read_model"]
+    assert services.admin.rebuild_read_model(waiting.game_id) == 1  # ... rebuilt from the events
+    assert services.queries.get_summary(waiting.game_id).status == "abandoned"
+    assert services.admin.verify() == []
 
 
 def test_live_page_ends_the_feed_of_an_abandoned_game(services: Services) -> None:
     game = _game(services)
-    assert services.live_page(game.game_id, 0)[2] is False
+    assert services.queries.live_page(game.game_id, 0)[2] is False
     _at(services, utcnow() + WEEK + DAY)
-    services.abandon_stale()
-    events, version, over = services.live_page(game.game_id, 0)
+    services.retention.abandon_stale()
+    events, version, over = services.queries.live_page(game.game_id, 0)
     assert over and version == 2 and isinstance(events[-1].event, GameAbandoned)
 
 
@@ -377,7 +377,7 @@ def test_migration_0006_adds_the_creator_and_the_indexes_and_takes_them_back(
         assert _creator(services, kept.game_id) is not None
         abandoned = _game(services)
         _age(services, abandoned.game_id, WEEK + DAY)
-        assert services.abandon_stale().abandoned == ((abandoned.game_id, "idle"),)
+        assert services.retention.abandon_stale().abandoned == ((abandoned.game_id, "idle"),)
     finally:
         services.store.dispose()
 
@@ -397,7 +397,7 @@ def test_migration_0006_adds_the_creator_and_the_indexes_and_takes_them_back(
     services = Services.from_url(url)
     try:
         assert _creator(services, kept.game_id) is None  # old rows: NULL
-        assert services.get_summary(abandoned.game_id).status == "abandoned"
-        assert services.verify() == []
+        assert services.queries.get_summary(abandoned.game_id).status == "abandoned"
+        assert services.admin.verify() == []
     finally:
         services.store.dispose()

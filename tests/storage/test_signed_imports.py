@@ -37,7 +37,7 @@ def own_key_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _played(services: Services, name: str = "Ayşe") -> str:
     """A ranked 7 x 9 game played here to its end, no hint: in the main table."""
-    created = services.create_game(player_name=name, height=7, width=9, difficulty="easy")
+    created = services.play.create_game(player_name=name, height=7, width=9, difficulty="easy")
     play_unassisted(services, created.game_id, created.token, created.state)
     return created.game_id
 
@@ -50,25 +50,25 @@ def _forged(name: str = "Mallory", seed: str = "chosen by the attacker") -> list
 
 
 def _main_table(services: Services) -> list:
-    return services.high_scores(100, height=7, width=9)
+    return services.queries.high_scores(100, height=7, width=9)
 
 
 def test_rule_E1_an_export_is_signed_and_imports_ranked(services: Services,
                                                         own_key_file: Path) -> None:
     game_id = _played(services)
-    exported = services.export_game(game_id)
+    exported = services.admin.export_game(game_id)
     signature = json.loads(exported.splitlines()[-1])
     assert signature["type"] == "signature" and signature["data"]["alg"] == "HMAC-SHA256"
     assert signature["data"]["key"] == key_id(own_key_file.read_text().strip().encode())
     [entry] = [h for h in _main_table(services) if h.game_id == game_id]
-    services.delete_game(game_id)
-    again = services.import_game(exported)
-    assert services.get_summary(again).origin == "signed"
+    services.admin.delete_game(game_id)
+    again = services.admin.import_game(exported)
+    assert services.queries.get_summary(again).origin == "signed"
     assert [(h.name, h.score, h.ranking) for h in _main_table(services)
             if h.game_id == again] == [(entry.name, entry.score, "vs_computer")]
-    [report] = services.signature_reports(again)
+    [report] = services.admin.signature_reports(again)
     assert (report.origin, report.state, report.own) == ("signed", "valid", True)
-    assert services.verify(again) == []
+    assert services.admin.verify(again) == []
 
 
 def test_rule_E1_a_forged_stream_imports_as_an_archive_game_in_no_table(
@@ -76,19 +76,19 @@ def test_rule_E1_a_forged_stream_imports_as_an_archive_game_in_no_table(
     events = _forged()
     for stream in (to_jsonl(events),  # unsigned
                    to_jsonl(events, sign(events, b"a key of the attacker's own"))):
-        game_id = services.import_game(stream)
-        summary = services.get_summary(game_id)
+        game_id = services.admin.import_game(stream)
+        summary = services.queries.get_summary(game_id)
         assert (summary.origin, summary.status) == ("archive", "finished")
         assert all(h.game_id != game_id for h in _main_table(services))
         with services.store.unit_of_work(write=False) as uow:
             kept = uow.high_scores.of_game(game_id)
         assert [(h.name, h.ranking) for h in kept] == [("Mallory", "archive")]  # kept
-        [report] = services.signature_reports(game_id)
+        [report] = services.admin.signature_reports(game_id)
         assert report.origin == "archive" and report.state in ("missing", "unknown_key")
-        assert services.verify(game_id) == []
+        assert services.admin.verify(game_id) == []
         # exported again it stays unsigned: no instance vouches for it by passing it on
-        assert '"type":"signature"' not in services.export_game(game_id)
-        services.delete_game(game_id)
+        assert '"type":"signature"' not in services.admin.export_game(game_id)
+        services.admin.delete_game(game_id)
 
 
 def test_rule_E1_our_signature_over_changed_events_is_invalid(services: Services) -> None:
@@ -96,12 +96,12 @@ def test_rule_E1_our_signature_over_changed_events_is_invalid(services: Services
     signed = sign(events, export_keys.own_secret(services.settings))
     honest = to_jsonl(events, signed)
     changed = _forged(seed="another seed")  # a valid game, but not the signed one
-    game_id = services.import_game(to_jsonl(changed, signed))
-    assert services.get_summary(game_id).origin == "archive"
-    assert services.signature_reports(game_id)[0].state == "invalid"
-    services.delete_game(game_id)
-    ranked = services.import_game(honest)  # the same events signed: ranked
-    assert services.get_summary(ranked).origin == "signed"
+    game_id = services.admin.import_game(to_jsonl(changed, signed))
+    assert services.queries.get_summary(game_id).origin == "archive"
+    assert services.admin.signature_reports(game_id)[0].state == "invalid"
+    services.admin.delete_game(game_id)
+    ranked = services.admin.import_game(honest)  # the same events signed: ranked
+    assert services.queries.get_summary(ranked).origin == "signed"
     assert [h.name for h in _main_table(services) if h.game_id == ranked] == ["Mallory"]
 
 
@@ -111,14 +111,14 @@ def test_rule_E1_a_key_the_operator_lists_is_trusted_until_it_is_removed(
     stream = to_jsonl(events, sign(events, OTHER_INSTANCE.encode()))
     monkeypatch.setenv("SQUARES_TRUSTED_EXPORT_KEYS", f"some-other-key-0000000,{OTHER_INSTANCE}")
     services.settings = Settings.from_env()  # as a process started now reads them
-    game_id = services.import_game(stream)
-    [report] = services.signature_reports(game_id)
+    game_id = services.admin.import_game(stream)
+    [report] = services.admin.signature_reports(game_id)
     assert (report.origin, report.state, report.own) == ("signed", "valid", False)
     assert report.key == key_id(OTHER_INSTANCE.encode())
-    assert services.verify(game_id) == []
+    assert services.admin.verify(game_id) == []
     monkeypatch.delenv("SQUARES_TRUSTED_EXPORT_KEYS")
     services.settings = Settings.from_env()
-    [problem] = services.verify(game_id)
+    [problem] = services.admin.verify(game_id)
     assert problem.kind == "signature" and "unknown key" in problem.message
 
 
@@ -127,10 +127,10 @@ def test_rule_E1_import_refuses_a_look_alike_of_a_table_name(services: Services)
     events = _forged(name="Eda Firat")
     for stream in (to_jsonl(events), to_jsonl(events, sign(events, export_keys.own_secret(services.settings)))):
         with pytest.raises(RuleViolation) as refused:
-            services.import_game(stream)
+            services.admin.import_game(stream)
         assert refused.value.code == "name_confusable"
         assert refused.value.details["existing"] == "Eda Fırat"
-    assert services.list_games()[1] == 0
+    assert services.queries.list_games()[1] == 0
     assert _played(services, "Eda Fırat")  # the real name plays on
 
 
@@ -145,13 +145,13 @@ def test_a_malformed_signature_line_is_refused_naming_its_line(
         services: Services, line: dict, reason: str) -> None:
     events = _forged()
     with pytest.raises(InvalidStream) as refused:
-        services.import_game(to_jsonl(events) + json.dumps(line) + "\n")
+        services.admin.import_game(to_jsonl(events) + json.dumps(line) + "\n")
     assert refused.value.details["line"] == len(events) + 1
     assert reason in refused.value.details["reason"]
     signed = to_jsonl(events, sign(events, b"k" * 32))
     with pytest.raises(InvalidStream, match="after the signature"):
-        services.import_game(signed + signed.splitlines(keepends=True)[1])
-    assert services.list_games()[1] == 0
+        services.admin.import_game(signed + signed.splitlines(keepends=True)[1])
+    assert services.queries.list_games()[1] == 0
 
 
 def test_the_key_file_is_made_once_with_mode_600(own_key_file: Path,

@@ -18,10 +18,10 @@ from tests.factories import EventStreamFactory, GameFactory
 
 
 def _refused(services: Services, lines: list[str]) -> InvalidStream:
-    before = services.list_games()[1]
+    before = services.queries.list_games()[1]
     with pytest.raises(InvalidStream) as caught:
-        services.import_game("\n".join(lines) + "\n")
-    assert services.list_games()[1] == before  # nothing written
+        services.admin.import_game("\n".join(lines) + "\n")
+    assert services.queries.list_games()[1] == before  # nothing written
     return caught.value
 
 
@@ -112,19 +112,19 @@ def test_import_stops_inside_a_command_is_refused(services: Services) -> None:
 
 def test_an_import_is_idempotent(services: Services) -> None:
     game = GameFactory.create(services=services, finished=True, small=True, seed=78)
-    text = services.export_game(game.game_id)
+    text = services.admin.export_game(game.game_id)
     with pytest.raises(GameExists) as caught:  # the same stream as a stored game
-        services.import_game(text)
+        services.admin.import_game(text)
     assert caught.value.details["game_id"] == game.game_id
-    services.delete_game(game.game_id)
+    services.admin.delete_game(game.game_id)
     rows_before = _high_score_rows(services)
-    first = services.import_game(text)
+    first = services.admin.import_game(text)
     with pytest.raises(GameExists):  # the same file twice
-        services.import_game(text)
+        services.admin.import_game(text)
     shorter = "".join(text.splitlines(keepends=True)[:9])  # an earlier export of it
     with pytest.raises(InvalidStream, match="seed is secret"):  # no way to check it
-        services.import_game(shorter)
-    assert services.list_games()[1] == 1 and services.list_games()[0][0].game_id == first
+        services.admin.import_game(shorter)
+    assert services.queries.list_games()[1] == 1 and services.queries.list_games()[0][0].game_id == first
     assert _high_score_rows(services) == rows_before + 1
 
 
@@ -138,7 +138,7 @@ def test_verify_re_derives_stored_pieces(services: Services) -> None:
         conn.execute(update(events_table)
                      .where(events_table.c.game_id == game.game_id, events_table.c.seq == seq)
                      .values(payload={**payload, "tries": payload["tries"] + 1}))
-    problems = services.verify(game.game_id)
+    problems = services.admin.verify(game.game_id)
     assert [p.kind for p in problems] == ["corrupt_stream"]
     assert problems[0].message.startswith(f"event {seq}: piece_inserted differs")
 

@@ -13,7 +13,7 @@ from tests.factories import GameFactory
 def test_verify_finds_nothing_wrong_in_honest_games(services: Services) -> None:
     GameFactory.create(services=services, turns=2)
     GameFactory.create(services=services, finished=True, small=True)
-    assert services.verify() == []
+    assert services.admin.verify() == []
 
 
 def test_verify_catches_a_tampered_games_row_and_rebuild_repairs_it(services: Services) -> None:
@@ -22,19 +22,19 @@ def test_verify_catches_a_tampered_games_row_and_rebuild_repairs_it(services: Se
     with services.store.engine.begin() as conn:
         conn.execute(update(games_table).where(games_table.c.game_id == game.game_id)
                          .values(score1=999, status="active"))
-    problems = services.verify()
+    problems = services.admin.verify()
     assert {p.game_id for p in problems} == {game.game_id}
     assert {p.kind for p in problems} == {"read_model"}
     assert any("score1" in p.message for p in problems)
     assert any("status" in p.message for p in problems)
 
     seen: list[tuple[int, int]] = []
-    assert services.rebuild_read_model(progress=lambda done, total: seen.append((done, total))) == 2
+    assert services.admin.rebuild_read_model(progress=lambda done, total: seen.append((done, total))) == 2
     assert seen == [(1, 2), (2, 2)]
-    assert services.verify() == []
-    assert services.get_summary(game.game_id).scores == tuple(game.state.scores)
+    assert services.admin.verify() == []
+    assert services.queries.get_summary(game.game_id).scores == tuple(game.state.scores)
     # the token still opens the game after a rebuild
-    services.advance(honest.game_id, honest.token)
+    services.play.advance(honest.game_id, honest.token)
 
 
 def test_verify_catches_a_sequence_gap(services: Services) -> None:
@@ -42,7 +42,7 @@ def test_verify_catches_a_sequence_gap(services: Services) -> None:
     with services.store.engine.begin() as conn:
         conn.execute(delete(events_table).where(events_table.c.game_id == game.game_id,
                                                     events_table.c.seq == 5))
-    problems = services.verify(game.game_id)
+    problems = services.admin.verify(game.game_id)
     assert [(p.game_id, p.kind) for p in problems] == [(game.game_id, "seq_gap")]
     assert "event 5" in problems[0].message
 
@@ -58,9 +58,9 @@ def test_verify_catches_tampered_events_and_high_scores(services: Services) -> N
                          .where(events_table.c.game_id == other.game_id,
                                 events_table.c.seq == 1)
                          .values(type="meteor_strike"))
-    problems = {(p.game_id, p.kind) for p in services.verify()}
+    problems = {(p.game_id, p.kind) for p in services.admin.verify()}
     assert problems == {(game.game_id, "high_scores"), (other.game_id, "bad_event")}
 
 
 def test_verify_of_one_unknown_game(services: Services) -> None:
-    assert [p.kind for p in services.verify("nope")] == ["game_not_found"]
+    assert [p.kind for p in services.admin.verify("nope")] == ["game_not_found"]

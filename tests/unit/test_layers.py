@@ -71,4 +71,15 @@ def test_the_pattern_sees_the_imports_it_checks() -> None:
     """The checks above would see an offender (relative imports resolved)."""
     imports = _imports(ROOT / "service/api/views.py")
     assert ("service.domain.state", "GameState") in imports
-    assert ("service.store", "StoredEvent") in imports
+    assert ("service.services", "StoredEvent") in imports
+
+
+@pytest.mark.parametrize("path", _modules("service/api", "service/web"), ids=_name)
+def test_the_api_and_pages_know_the_service_layer_not_the_store(path: Path) -> None:
+    """Their types come from `service.services`; the store's errors reach them as the
+    service layer's (`DatabaseUnavailable`), so they sort no SQLAlchemy exception."""
+    for module, name in _imports(path):
+        assert not module.startswith(("service.store", "sqlalchemy")), \
+            f"{_name(path)} imports {name} from {module}"
+    text = path.read_text()
+    assert "import sqlalchemy" not in text and "import psycopg" not in text, _name(path)

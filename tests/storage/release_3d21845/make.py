@@ -37,19 +37,19 @@ def play(services: Services, game_id: str, tokens: dict[int, str], moves: int | 
     """Hints for the humans, the computer's turns by itself, until over (or `moves`)."""
     done = 0
     while moves is None or done < moves:
-        state = services.get_state(game_id)
+        state = services.queries.get_state(game_id)
         if state.over:
             return
         seat = state.seat_info(state.turn)
         if seat.kind == "computer":
-            services.play_computer_turn(game_id)
+            services.play.play_computer_turn(game_id)
             continue
-        command = services.hint(game_id)
+        command = services.play.hint(game_id)
         token = tokens[state.turn]
         if isinstance(command, PlaceLine):
-            services.place_line(game_id, token, command.x, command.y, state.version)
+            services.play.place_line(game_id, token, command.x, command.y, state.version)
         else:
-            services.advance(game_id, token, state.version)
+            services.play.advance(game_id, token, state.version)
         done += 1
 
 
@@ -69,13 +69,13 @@ def main(out: Path) -> None:
         unfinished: dict[str, dict[str, Any]] = {}
 
         def game(moves: int | None = None, **settings: Any) -> str:
-            created = services.create_game(**SIZE, **settings)
+            created = services.play.create_game(**SIZE, **settings)
             tokens = {1: created.token, 2: created.token}
             if created.invite is not None:
-                claimed = services.claim_seat(created.game_id, created.invite.code, "Zeynep")
+                claimed = services.play.claim_seat(created.game_id, created.invite.code, "Zeynep")
                 tokens[claimed.seat] = claimed.token
             play(services, created.game_id, tokens, moves)
-            if not services.get_state(created.game_id).over:
+            if not services.queries.get_state(created.game_id).over:
                 unfinished[created.game_id] = {str(k): v for k, v in tokens.items()}
             return created.game_id
 
@@ -96,7 +96,7 @@ def main(out: Path) -> None:
             rows = {name: [{k: plain(v) for k, v in row._mapping.items()}
                            for row in conn.execute(select(table))]
                     for name, table in sorted(meta.tables.items())}
-        exports = {game_id: services.export_game(game_id)
+        exports = {game_id: services.admin.export_game(game_id)
                    for game_id in (r["game_id"] for r in rows["games"])}
         services.store.dispose()
     for name, data in (("rows", rows), ("exports", exports), ("tokens", unfinished)):
