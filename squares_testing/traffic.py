@@ -3,8 +3,9 @@
 `play_games` is one client: it creates games (9 x 13, easy) and plays each to its end
 by the hint endpoint (``GET .../hint`` with the token, then ``POST .../lines`` or ``.../advance``
 with ``expected_version`` and the token), re-reading the game after a refused or
-lost move, until a deadline, a request budget or `stop`. `run_clients` runs many of
-them in threads (or bare ``GET /healthz`` clients). `Stats` counts every answer by
+lost move, until a deadline (and, if asked, to the end of the game in play), a
+request budget or `stop`. `run_clients` runs many of them in threads (or bare
+``GET /healthz`` clients). `Stats` counts every answer by
 kind and status with its latency; `Ledger` keeps every event a 2xx answer
 acknowledged, and `missing_acknowledged` checks afterwards that the store holds
 each of them unchanged. Used by ``benchmarks/load.py`` and ``benchmarks/review.py``
@@ -23,6 +24,7 @@ from typing import Any
 from squares_testing.client import ApiClient, ConnectionFailed, Reply
 
 MOVE_KINDS = ("line", "advance")  # the request kinds that are moves
+FINISH_S = 120.0  # the longest a client plays on past its deadline to end its game
 
 
 @dataclass
@@ -88,15 +90,21 @@ def _call(client: ApiClient, stats: Stats, kind: str, method: str, path: str,
 
 def play_games(port: int, *, name: str, seed: int, deadline: float, max_requests: int,
                height: int = 9, width: int = 13, difficulty: str = "easy",
-               stop: threading.Event | None = None) -> tuple[Stats, Ledger]:
-    """Play whole games through the API until `deadline` or `max_requests` requests."""
+               stop: threading.Event | None = None,
+               finish: bool = False) -> tuple[Stats, Ledger]:
+    """Play whole games through the API until `deadline` or `max_requests` requests.
+    With `finish`, the game in play at the deadline is played to its end (no new one
+    starts; `max_requests`, `stop` and `FINISH_S` more seconds still bound it), so
+    that the games end however slowly the machine answers."""
     client = ApiClient(port)
     stats, ledger = Stats(), Ledger()
     budget = max_requests
     game_no = 0
 
-    def go_on() -> bool:
-        return budget > 0 and time.monotonic() < deadline and not (stop and stop.is_set())
+    def go_on(until: float = deadline) -> bool:
+        return budget > 0 and time.monotonic() < until and not (stop and stop.is_set())
+
+    game_until = deadline + FINISH_S if finish else deadline
 
     try:
         while go_on():
@@ -116,7 +124,7 @@ def play_games(port: int, *, name: str, seed: int, deadline: float, max_requests
             state = created.data["state"]
             version, over = int(state["version"]), bool(state["over"])
             base = f"/api/games/{game_id}"
-            while not over and go_on():
+            while not over and go_on(game_until):
                 budget -= 2
                 hint = _call(client, stats, "hint", "GET", f"{base}/hint", token=token)
                 if hint is None or hint.status != 200:
@@ -187,8 +195,9 @@ class PhaseResult:
 def run_clients(port: int, *, clients: int, seconds: float, phase: str = "play",
                 max_requests: int = 100_000, height: int = 9, width: int = 13,
                 difficulty: str = "easy", seed: int = 1,
-                stop: threading.Event | None = None) -> PhaseResult:
-    """`clients` threads in this process: each plays games (or hits /healthz)."""
+                stop: threading.Event | None = None, finish: bool = False) -> PhaseResult:
+    """`clients` threads in this process: each plays games (or hits /healthz); with
+    `finish`, each plays the game it has going at the end to its end (`play_games`)."""
     results: list[tuple[Stats, Ledger]] = []
     lock = threading.Lock()
     barrier = threading.Barrier(clients + 1)
@@ -200,7 +209,8 @@ def run_clients(port: int, *, clients: int, seconds: float, phase: str = "play",
         if phase == "play":
             result = play_games(port, name=f"load {index}", seed=seed * 1000 + index,
                                 deadline=deadline, max_requests=max_requests,
-                                height=height, width=width, difficulty=difficulty, stop=stop)
+                                height=height, width=width, difficulty=difficulty, stop=stop,
+                                finish=finish)
         else:
             result = (hit_healthz(port, deadline=deadline, max_requests=max_requests),
                       Ledger())
@@ -215,7 +225,7 @@ def run_clients(port: int, *, clients: int, seconds: float, phase: str = "play",
     cpu_started = time.process_time()
     barrier.wait(timeout=60)
     for t in threads:
-        t.join(timeout=seconds + 120)
+        t.join(timeout=seconds + 120 + (FINISH_S if finish else 0))
     elapsed = time.monotonic() - started
     client_cpu = time.process_time() - cpu_started
     stats, ledger = Stats(), Ledger()

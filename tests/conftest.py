@@ -17,7 +17,9 @@ the tests run on SQLite only, and ``SQUARES_REQUIRE_POSTGRES=1`` makes that an e
 that Alembic migrated once per session (a copied SQLite file /
 ``CREATE DATABASE ... TEMPLATE``), so the schema only ever comes from the migrations.
 ``empty_database_url`` is a fresh database without tables. Tests parametrized with
-``postgres`` get the ``postgres`` marker (``-m "not postgres"`` leaves them out).
+``postgres`` get the ``postgres`` marker (``-m "not postgres"`` leaves them out). Under
+pytest-xdist (`scripts/run_tests.py` runs two workers) each worker is a session of its
+own: its own templates and temp files; every database name is random.
 
 The app: ``app`` is the real application (API and pages) on a fresh migrated SQLite
 file, ``client`` its test client, ``runner`` the ``squares`` CLI (click's CliRunner)
@@ -59,16 +61,26 @@ from tests.databases import (
     sqlite_url,
 )
 
+OWN_FILES_VAR = "SQUARES_TEST_FILES_DIR"  # where the session before put its files
+
 
 def pytest_configure(config: pytest.Config) -> None:
     if postgres_required() and not postgres_admin_url():
         raise pytest.UsageError(f"{REQUIRE_POSTGRES_VAR}=1 but {POSTGRES_URL_VAR} is unset")
     # `squares play` keeps the tokens of the games it creates: not in the home
-    # directory of whoever runs the tests.
-    tokens_dir = tempfile.mkdtemp(prefix="squares-tokens-")
-    os.environ.setdefault("SQUARES_TOKENS_FILE", os.path.join(tokens_dir, "tokens.json"))
-    # nor the export key file in the checkout's instance directory (`export_keys`)
-    os.environ.setdefault("SQUARES_EXPORT_KEY_FILE", os.path.join(tokens_dir, "export.key"))
+    # directory of whoever runs the tests, nor the export key file in the checkout's
+    # instance directory (`export_keys`). Each session has files of its own: an xdist
+    # worker inherits the environment of the process that started it, and two workers
+    # writing one tokens file would lose each other's tokens. A value set outside the
+    # tests is kept.
+    files_dir = tempfile.mkdtemp(prefix="squares-tokens-")
+    inherited = os.environ.get(OWN_FILES_VAR)
+    for var, name in (("SQUARES_TOKENS_FILE", "tokens.json"),
+                      ("SQUARES_EXPORT_KEY_FILE", "export.key")):
+        value = os.environ.get(var)
+        if value is None or (inherited and os.path.dirname(value) == inherited):
+            os.environ[var] = os.path.join(files_dir, name)
+    os.environ[OWN_FILES_VAR] = files_dir
 
 
 def pytest_report_header(config: pytest.Config) -> str:

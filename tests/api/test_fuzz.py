@@ -42,6 +42,11 @@ from service.store import migrate
 from tests.apps import app_for_tests
 from tests.factories import GameFactory
 
+# Schemathesis gives every operation's test the one node id `test_fuzz_api`, and xdist
+# tells tests apart by node id: under it one of them would run. scripts/run_tests.py
+# runs this file in its pass without xdist.
+pytestmark = pytest.mark.serial
+
 MIN_REQUESTS = 1000
 EXAMPLES_PER_OPERATION = 100  # plus Schemathesis' explicit/coverage cases
 CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance]

@@ -34,6 +34,8 @@ from tests.conftest import close_app
 from .helpers import CheckedClient, bearer, create_game, state_of
 from .test_readiness import _assert_unavailable
 
+pytestmark = pytest.mark.serial  # how long requests wait is measured: run alone
+
 PATIENCE_S = 5.0
 SLACK_S = 1.5  # the test client's own work, a busy machine
 

@@ -35,6 +35,8 @@ from tests.databases import copy_sqlite
 
 from .helpers import CheckedClient, assert_error
 
+pytestmark = pytest.mark.serial  # every create is timed (`QUICK`): run alone
+
 REDIS_URL_VAR = "SQUARES_TEST_REDIS_URL"
 LIMIT = 3  # creates per minute and address
 QUICK = 1.0  # seconds: the longest any answer may take, Redis up or down

@@ -1,5 +1,10 @@
 """Benchmarks cannot rot: every script starts (``--help``), runs in its quick mode,
-prints its figures and writes them as JSON (speed itself is never asserted in tests)."""
+prints its figures and writes them as JSON (speed itself is never asserted in tests).
+
+The quick runs are a process each, as a user starts them. The ``--help`` checks share
+one process (`HELP_EACH`: every script run as ``__main__`` with its own folder first
+on the path, as ``python benchmarks/x.py --help`` runs it), which saves a dozen
+interpreters importing the service."""
 
 from __future__ import annotations
 
@@ -68,6 +73,30 @@ def _review_figures_are_sane(figures: dict[str, Any]) -> None:
 FIGURE_CHECKS = {"review.py": _review_figures_are_sane}
 
 
+# Runs each script named after the folder with ``--help`` as ``__main__``; prints a
+# JSON object: script -> its exit status (or "raised"), stdout and stderr.
+HELP_EACH = """
+import contextlib, io, json, runpy, sys, traceback
+folder, names = sys.argv[1], sys.argv[2:]
+sys.path.insert(0, folder)
+answers = {}
+for name in names:
+    out, err = io.StringIO(), io.StringIO()
+    sys.argv = [folder + "/" + name, "--help"]
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            runpy.run_path(sys.argv[0], run_name="__main__")
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+        except BaseException:
+            code = "raised"
+            traceback.print_exc()
+    answers[name] = {"code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
+print(json.dumps(answers))
+"""
+
+
 def run(*args: str, timeout: float) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True,
                           timeout=timeout)
@@ -96,13 +125,22 @@ def test_benchmark_runs_quickly_and_prints_its_figures(script: str, tmp_path: Pa
         FIGURE_CHECKS[script](document["figures"])
 
 
-@pytest.mark.parametrize("script", SCRIPTS)
-def test_every_benchmark_script_starts(script: str) -> None:
-    """At least its imports and options hold. Helper modules start with an underscore."""
-    done = run(str(REPO / "benchmarks" / script), "--help", timeout=60)
+@pytest.fixture(scope="module")
+def helps() -> dict[str, dict[str, Any]]:
+    """Every script's ``--help`` (`HELP_EACH`): script -> code, stdout, stderr."""
+    done = run("-c", HELP_EACH, str(REPO / "benchmarks"), *SCRIPTS, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "usage:" in done.stdout
-    assert "--quick" in done.stdout and "--json" in done.stdout
+    answers: dict[str, dict[str, Any]] = json.loads(done.stdout)
+    return answers
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_every_benchmark_script_starts(script: str, helps: dict[str, dict[str, Any]]) -> None:
+    """At least its imports and options hold. Helper modules start with an underscore."""
+    done = helps[script]
+    assert done["code"] == 0, done["stderr"][-3000:]
+    assert "usage:" in done["stdout"]
+    assert "--quick" in done["stdout"] and "--json" in done["stdout"]
 
 
 def test_a_full_run_writes_a_timestamped_file(tmp_path: Path) -> None:

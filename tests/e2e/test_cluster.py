@@ -19,7 +19,6 @@ import os
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -42,8 +41,10 @@ class Node:
     servers: list[Server]
 
 
-@pytest.fixture
-def node(postgres_template: str, tmp_path: Path) -> Iterator[Node]:
+@pytest.fixture(scope="module")
+def node(postgres_template: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Node]:
+    """One node for the module: its tests count quotas for addresses of their own."""
+    tmp_path = tmp_path_factory.mktemp("node")
     redis = os.environ.get("SQUARES_TEST_REDIS_URL")
     if not redis:
         pytest.fail("SQUARES_TEST_REDIS_URL is not set (scripts/run_tests.py starts a Redis)")
@@ -139,6 +140,7 @@ def test_one_client_has_one_quota_over_both_instances(node: Node) -> None:
     counted once: the games it has going in the database (20), its hints in Redis
     (60 a minute). The request past each is refused; another address is not."""
     port, client = node.nginx.port, "127.0.4.1"
+    logged_before = [server.log_path.stat().st_size for server in node.servers]
     created = [new_game(port, client, seed=i) for i in range(ACTIVE_GAMES + 1)]
     assert [status for status, _ in created] == [201] * ACTIVE_GAMES + [429]
     assert created[-1][1]["error"]["code"] == "too_many_games"
@@ -147,8 +149,10 @@ def test_one_client_has_one_quota_over_both_instances(node: Node) -> None:
              for _ in range(HINT_LIMIT + 1)]
     assert [status for status, _ in hints] == [200] * HINT_LIMIT + [429]
     assert hints[-1][1]["error"]["code"] == "rate_limited"
-    for server in node.servers:  # both instances answered some of them
-        log = server.log_path.read_text(errors="replace")
+    for server, before in zip(node.servers, logged_before, strict=True):
+        with server.log_path.open("rb") as file:  # both instances answered some of them
+            file.seek(before)
+            log = file.read().decode(errors="replace")
         assert "/hint" in log and "POST /api/games" in log, log[-2000:]
     assert new_game(port, "127.0.4.2")[0] == 201
     assert call(port, "127.0.4.2", "GET", f"/api/games/{game_id}/hint", token=token)[0] == 200

@@ -16,6 +16,7 @@ streams server on the next port), on SQLite; what needs the proxy, behind
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import time
 from collections.abc import Iterator
@@ -28,13 +29,13 @@ from squares_testing.net import HOST
 from squares_testing.nginx import running_nginx
 from squares_testing.server import Server, migrate_database, start_server
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.serial]  # timed under pressure: run alone
 
 STREAMS = 300  # far above the requests the app server's threads hold (2 x 4)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
+@contextlib.contextmanager
+def capacity_server(tmp_path: Path) -> Iterator[Server]:
     url = f"sqlite:///{tmp_path / 'squares.db'}"
     migrate_database(url)
     env = {"SQUARES_LIVE_PER_CLIENT": str(STREAMS + 10), "SQUARES_HEADER_TIMEOUT_S": "2"}
@@ -43,6 +44,21 @@ def server(tmp_path: Path) -> Iterator[Server]:
         yield started
     finally:
         started.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the tests that leave it running: each closes what it opened, and
+    the server must stay quick for whoever comes next anyway."""
+    with capacity_server(tmp_path_factory.mktemp("capacity")) as started:
+        yield started
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Server]:
+    """A server of the test's own (it is stopped by the test)."""
+    with capacity_server(tmp_path) as started:
+        yield started
 
 
 def new_game(client: ApiClient) -> tuple[str, str]:
@@ -193,7 +209,8 @@ def test_a_chunked_body_arrives_whole(server: Server) -> None:
     assert len(games) == 1
 
 
-def test_sigterm_ends_every_stream_with_a_retry_and_the_server_exits(server: Server) -> None:
+def test_sigterm_ends_every_stream_with_a_retry_and_the_server_exits(own_server: Server) -> None:
+    server = own_server
     client = ApiClient(server.port, timeout=10)
     game_id, _ = new_game(client)
     streams = [open_stream(server.live_port, game_id) for _ in range(50)]

@@ -96,8 +96,11 @@ class Served:
         return [json.loads(line) for line in lines if line.startswith("{")]
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One server for the module: each test looks at what changes while it runs (the
+    metrics grow, the log lines carry its own request ids)."""
+    tmp_path = tmp_path_factory.mktemp("operator")
     metrics_port = free_port()
     env = {**os.environ, "DATABASE_URL": sqlite_url(tmp_path / "squares.db"),
            "SQUARES_METRICS_PORT": str(metrics_port), "SQUARES_LOG_FORMAT": "json"}
@@ -208,6 +211,7 @@ def test_the_open_streams_gauge_follows_a_live_stream(served: Served) -> None:
     assert eventually(lambda: served.metrics().get("squares_live_streams_open") == 0)
 
 
+@pytest.mark.serial  # the answer is timed: run alone
 def test_idle_connections_to_the_metrics_port_hold_no_thread(served: Served) -> None:
     pid = served.metrics_server_pid()
     assert served.metrics()  # answers, and every thread it needs is started

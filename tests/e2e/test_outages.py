@@ -38,7 +38,7 @@ from squares_testing.throwaway_postgres import Cluster, cluster
 from squares_testing.traffic import Ledger, missing_acknowledged
 from tests.databases import sqlite_url
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.serial]  # timed under pressure: run alone
 
 REPO = Path(__file__).resolve().parents[2]
 CLIENTS = 6

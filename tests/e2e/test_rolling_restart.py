@@ -47,7 +47,7 @@ from squares_testing.nginx import Nginx, running_nginx
 from squares_testing.server import Server, start_server
 from tests.databases import fresh_postgres_database
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.serial]  # timed under pressure: run alone
 
 # Every client comes from 127.0.0.1, and behind nginx every stream comes from nginx's
 # address anyway: the per-address stream cap (8) must not refuse the test's watchers.

@@ -67,6 +67,7 @@ def _move(live: Live, game_id: str, token: str) -> list[int]:
     return [s.seq for s in result.events]
 
 
+@pytest.mark.serial  # the delivery is timed: run alone
 def test_moves_reach_a_watcher_as_they_are_committed(live: Live) -> None:
     game = live.services.play.create_game(player_name="Ada", height=19, width=33, seed=3)
     sse = _client(live, game.game_id)

@@ -75,6 +75,7 @@ def test_writer_queue_lets_one_writer_in_at_a_time(tmp_path):
     assert most == 1
 
 
+@pytest.mark.serial  # the wait is timed: run alone
 @pytest.mark.parametrize("holder", ["thread", "process"])
 def test_a_writer_waits_for_the_queue_at_most_its_patience(tmp_path, holder: str):
     """Another thread of this process, or another process, holds the queue: the writer

@@ -77,6 +77,7 @@ def quiet_decisions() -> tuple[list[GameState], list[object]]:
     return positions, _decisions(positions)
 
 
+@pytest.mark.serial  # it keeps every core busy: not beside other tests
 def test_the_same_positions_give_the_same_moves_beside_a_cpu_hog(quiet_decisions, cpu_hogs):
     positions, quiet = quiet_decisions
     reached = budget.time_limits_reached()
