@@ -115,3 +115,17 @@ class GameRunning(ServiceError):
     play)."""
 
     code = "game_running"
+
+
+class NoRematch(ServiceError):
+    """A rematch of an online game that is not over, or that the invited friend never
+    joined (there is nobody to play again)."""
+
+    code = "no_rematch"
+
+
+class RematchExists(ServiceError):
+    """A rematch asked for again by the player who made it; details: ``game_id``, the
+    rematch (this browser keeps its token)."""
+
+    code = "rematch_exists"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, Flask, current_app, render_template
 from flask_smorest import Api
+from markupsafe import Markup, escape
 
 # analysis, feed, highscores, online and routes add their endpoints to blp
 from . import analysis, errors, feed, highscores, online, routes, statuses  # noqa: F401
@@ -37,6 +39,24 @@ API_CONFIG: dict[str, Any] = {
 }
 
 docs = Blueprint("api_docs", __name__, template_folder="templates")
+
+# A code span of the descriptions (docstrings): ``double`` or `single` backticks, as
+# CommonMark reads them in the OpenAPI document.
+_CODE_SPAN = re.compile(r"``(.+?)``|`([^`]+)`", re.S)
+
+
+@docs.app_template_filter("code_spans")
+def code_spans(text: Any) -> Markup:
+    """`text` escaped, its code spans as <code> elements: the page shows ``x`` as x in
+    code type, never the backticks themselves."""
+    parts, last = [], 0
+    raw = "" if text is None else str(text)
+    for found in _CODE_SPAN.finditer(raw):
+        parts.append(escape(raw[last:found.start()]))
+        parts.append(Markup("<code>%s</code>") % (found.group(1) or found.group(2)))
+        last = found.end()
+    parts.append(escape(raw[last:]))
+    return Markup("").join(parts)
 
 
 @docs.get("/api/docs")

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app, jsonify, request, url_for
+from flask import Response, jsonify, request
 
 from ..domain.render import render
 from ..errors import GameNotFound, StepOutOfRange
 from ..http.headers import no_store
-from ..ops import settings
 from ..services import MoveResult
 from . import schemas as s
 from .blueprint import (
@@ -28,9 +27,9 @@ from .blueprint import (
 from .views import (
     event_view,
     hint_view,
+    invite_view,
     state_view,
     summary_view,
-    timestamp,
 )
 
 
@@ -55,22 +54,10 @@ def create_game(body: dict[str, Any]) -> Response:
     response = jsonify(game_id=created.game_id, token=created.token,
                        state=state_view(created.game_id, created.state),
                        events=[event_view(e) for e in created.events],
-                       invite=None if invite is None else {
-                           "code": invite.code,
-                           "url": _invite_url(created.game_id, invite.code),
-                           "expires_at": timestamp(invite.expires_at)})
+                       invite=None if invite is None else invite_view(created.game_id, invite))
     response.status_code = 201
     response.headers["Location"] = f"/api/games/{created.game_id}"
     return response
-
-
-def _invite_url(game_id: str, code: str) -> str:
-    """The join page with the code in its #fragment, on ``SQUARES_PUBLIC_URL`` when
-    set (the address players use, e.g. behind a proxy), else on this request's host."""
-    public = settings.of_app(current_app).public_url
-    page = (public + url_for("web.join", game_id=game_id) if public
-            else url_for("web.join", game_id=game_id, _external=True))
-    return f"{page}#code={code}"
 
 
 @blp.route("/games", methods=["GET"])

@@ -43,6 +43,8 @@ SERVICE_ERRORS: dict[type[ServiceError], ErrorKind] = {
         (e.NotComputerTurn, 409, "no computer seat is to move"),
         (e.NotOnline, 409, "the game has no invitation (not an online game)"),
         (e.InviteClaimed, 409, "the invited seat is taken already"),
+        (e.NoRematch, 409, "no rematch: the online game is not over, or nobody joined it"),
+        (e.RematchExists, 409, "this player made the rematch already (details.game_id)"),
         (e.GameRunning, 409, "no review while the game is played"),
         (e.GameExists, 409, "this game (or this stream) is stored already"),
         (e.InviteExpired, 410, "the invitation has expired"),

@@ -10,12 +10,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from flask import current_app, url_for
+
 from ..domain.commands import Advance, PlaceLine
 from ..domain.events import SEAT_LETTERS, Event
 from ..domain.ranking import table_of
 from ..domain.rules import legal_actions
 from ..domain.state import GameState, TurnRecord
-from ..services import GameSummary, StoredEvent
+from ..ops import settings
+from ..services import GameSummary, Invite, StoredEvent
 from ..services.results import Hint
 
 
@@ -114,3 +117,19 @@ def hint_view(hint: Hint) -> dict[str, Any]:
                 **game}
     assert isinstance(command, Advance), command
     return {"seat": command.seat, "action": "advance", **game}
+
+
+def invite_view(game_id: str, invite: Invite) -> dict[str, Any]:
+    """An online game's invite as its creator gets it: the code, the join page's
+    link and when it expires."""
+    return {"code": invite.code, "url": _invite_url(game_id, invite.code),
+            "expires_at": timestamp(invite.expires_at)}
+
+
+def _invite_url(game_id: str, code: str) -> str:
+    """The join page with the code in its #fragment, on ``SQUARES_PUBLIC_URL`` when
+    set (the address players use, e.g. behind a proxy), else on this request's host."""
+    public = settings.of_app(current_app).public_url
+    page = (public + url_for("web.join", game_id=game_id) if public
+            else url_for("web.join", game_id=game_id, _external=True))
+    return f"{page}#code={code}"

@@ -43,6 +43,9 @@ class NewGame:
     # False only to re-create a game from before seed commitments (game_created v1):
     # ranked with its seed public, and the creator's seat first in every mode
     committed: bool = True
+    # online: the creator's seat (a rematch swaps the seats: its creator may sit in
+    # seat 2, seat 1 then being the invited one)
+    creator_seat: int = 1
 
 
 @dataclass(frozen=True)

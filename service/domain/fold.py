@@ -79,13 +79,21 @@ def score_series(events: Iterable[Event]) -> list[tuple[int, int]]:
     return series
 
 
+def _invited_seat(created: GameCreated) -> int | None:
+    """An online game's seat left open for the invited friend: the unnamed one (seat 2,
+    or seat 1 in a rematch whose creator took seat 2); None in the other modes."""
+    if created.mode != "online":
+        return None
+    return 1 if not created.seats[0].name else 2
+
+
 def _initial_state(created: GameCreated) -> GameState:
     g = geometry(created.height, created.width)
     lines, sides = _walls(g)
     state = GameState(
         game=created,
         seats=created.seats,
-        open_seat=2 if created.mode == "online" else None,
+        open_seat=_invited_seat(created),
         geometry=g,
         lines=bytearray(lines),
         owners=bytearray(g.cells),

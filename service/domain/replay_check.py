@@ -104,8 +104,9 @@ def _known_seed(events: list[Event], secret_seed: str | None) -> str:
 def _recreate(created: GameCreated, seed: str) -> list[Event]:
     """The game_created event that `start_game` makes of this one's settings."""
     first, second = created.seats
+    creator_seat = 2 if created.mode == "online" and not first.name else 1  # a rematch
     command = NewGame(
-        seed=seed, player_name=first.name,
+        seed=seed, player_name=(second if creator_seat == 2 else first).name,
         difficulty=first.level if created.mode == "computer_vs_computer" else (
             second.level or created.difficulty),
         mode=created.mode, height=created.height, width=created.width,
@@ -113,6 +114,7 @@ def _recreate(created: GameCreated, seed: str) -> list[Event]:
         second_level=second.level if created.mode == "computer_vs_computer" else None,
         ranked=created.ranked, hints=created.hints, rules_edition=created.rules_edition,
         committed=not created.before_commitments,  # then re-created by the rules of then
+        creator_seat=creator_seat,
     )
     try:
         (recreated,) = start_game(command)

@@ -91,8 +91,13 @@ def _seats(command: NewGame) -> tuple[Seat, Seat]:
     if command.mode == "two_players":
         second = clean_name(command.second_name or "", "second_name")
         return Seat(clean_name(command.player_name), "human"), Seat(second, "human")
-    if command.mode == "online":  # seat 2 is named when a friend claims it
-        return Seat(clean_name(command.player_name), "human"), Seat("", "human")
+    if command.mode == "online":  # the other seat is named when a friend claims it
+        creator = Seat(clean_name(command.player_name), "human")
+        if command.creator_seat == 2:  # a rematch, the seats swapped
+            return Seat("", "human"), creator
+        if command.creator_seat != 1:
+            raise RuleViolation("invalid_mode", "the creator of an online game sits in seat 1 or 2")
+        return creator, Seat("", "human")
     first = _check_level(command.difficulty, "difficulty")
     second_level = _check_level(command.second_level or command.difficulty, "second_level")
     return (

@@ -5,7 +5,8 @@ scope, address), in this process's memory or in a storage of the `limits` librar
 that every process shares (`limits.strategies.FixedWindowRateLimiter`). Each app gets its own `RateLimits`, from its settings
 (`service.ops.settings.RateLimitSettings`):
 
-- ``SQUARES_LIMIT_CREATE`` (default ``30 per minute``): ``POST /api/games`` and claims
+- ``SQUARES_LIMIT_CREATE`` (default ``30 per minute``): ``POST /api/games``, claims,
+  invite checks and rematches
 - ``SQUARES_LIMIT_HINT`` (default ``60 per minute``): ``GET /api/games/{id}/hint``
 - ``SQUARES_LIMIT_MOVE`` (default ``300 per minute``): lines, advances and computer
   turns together
@@ -51,6 +52,8 @@ log = logging.getLogger(__name__)
 LIMITED_ENDPOINTS = {
     "api.create_game": "create",
     "api.claim": "create",
+    "api.invite_check": "create",  # as many code guesses as claims
+    "api.rematch": "create",
     "api.hint": "hint",
     "api.place_line": "move",
     "api.advance": "move",

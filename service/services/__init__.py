@@ -1,6 +1,7 @@
 """The use cases: the one way into the game service for the API, the CLI and the pages.
 
-Split by who needs them: `play` (the game page and the API's moves), `queries`
+Split by who needs them: `play` (the game page and the API's moves; new games and
+rematches from `creation`, invitations and claims from `online`), `queries`
 (reading games, replays, listings), `admin` (the CLI's data management),
 `retention` (abandoning and pruning the games nobody finishes), `reviews` (the
 analyst's reviews of ended games). Each runs
@@ -21,8 +22,10 @@ from ..errors import (
     InviteClaimed,
     InviteExpired,
     InviteInvalid,
+    NoRematch,
     NotComputerTurn,
     NotOnline,
+    RematchExists,
     ServiceError,
     StepOutOfRange,
     TokenInvalid,
@@ -44,6 +47,7 @@ from .results import (
     Invite,
     MoveResult,
     Problem,
+    Rematch,
     SignatureReport,
     Waiting,
 )
@@ -97,8 +101,11 @@ __all__ = [
     "InviteInvalid",
     "MoveResult",
     "NotComputerTurn",
+    "NoRematch",
     "NotOnline",
     "Problem",
+    "Rematch",
+    "RematchExists",
     "RuleViolation",
     "ServiceError",
     "Services",

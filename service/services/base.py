@@ -160,20 +160,25 @@ class ServiceBase(OnCore):
                      uow: UnitOfWork | None = None) -> tuple[int, ...]:
         """The seats `token` may move: the creator's token moves every human seat,
         except in an online game, where each seat has its own token (the invited
-        seat's is kept with its invitation, read in `uow` when given).
+        seat's is kept with its invitation, read in `uow` when given; the creator sits
+        in the other seat, seat 1 but in a rematch that swapped the seats).
         `TokenMissing`/`TokenInvalid` else."""
         if token is None or token == "":
             raise TokenMissing("this game needs its token")
         online = game.summary.mode == "online"
-        if security.token_matches(token, game.token_salt, game.token_hash):
-            return (1,) if online else (1, 2)
+        creator = security.token_matches(token, game.token_salt, game.token_hash)
+        if creator and not online:
+            return (1, 2)
         if online:
             with self._reading(uow) as reader:
                 invitation = reader.invitations.get(game.summary.game_id)
+            invited = 2 if invitation is None else invitation.seat
+            if creator:
+                return (3 - invited,)
             if (invitation is not None and invitation.token_hash is not None
                     and invitation.token_salt is not None
                     and security.token_matches(token, invitation.token_salt,
                                                invitation.token_hash)):
-                return (2,)
+                return (invited,)
         raise TokenInvalid("wrong token for this game")
 

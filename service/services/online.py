@@ -21,8 +21,9 @@ from ..domain.commands import ClaimSeat
 from ..domain.fold import apply_all
 from ..domain.retention import abandon_reason
 from ..domain.rules import abandoned_violation, decide
+from ..domain.state import GameState
 from ..errors import InviteClaimed, InviteExpired, InviteInvalid, NotOnline
-from ..store import UnitOfWork
+from ..store import Invitation, StoredGame, UnitOfWork
 from . import security
 from .base import ServiceBase
 from .names import refuse_look_alike
@@ -30,13 +31,14 @@ from .results import ClaimedSeat, Invite
 
 
 class OnlineService(ServiceBase):
-    def _invite(self, uow: UnitOfWork, game_id: str) -> Invite:
-        """Store a fresh claim code for `game_id`'s open seat; the code itself is
-        returned once, here."""
+    def _invite(self, uow: UnitOfWork, game_id: str, seat: int = 2,
+                rematch_of: str | None = None) -> Invite:
+        """Store a fresh claim code for `game_id`'s open `seat` (a rematch's: the
+        game it comes from); the code itself is returned once, here."""
         code, salt, code_hash = security.new_token_hash()
         expires_at = self.clock() + timedelta(seconds=self.invite_ttl_seconds)
         uow.invitations.add(game_id, code_hash=code_hash, code_salt=salt,
-                            expires_at=expires_at)
+                            expires_at=expires_at, seat=seat, rematch_of=rematch_of)
         return Invite(code, expires_at)
 
     def claim_seat(self, game_id: str, code: str, name: str) -> ClaimedSeat:
@@ -57,21 +59,53 @@ class OnlineService(ServiceBase):
                 raise InviteInvalid("wrong invitation code for this game")
             if invitation.claimed_at is not None or state.open_seat is None:
                 raise InviteClaimed("this invitation has been used already")
-            now = self.clock()
-            if invitation.expires_at <= now:
-                raise InviteExpired("this invitation has expired",
-                                    expired_at=invitation.expires_at.isoformat())
-            idle = abandon_reason(state, last_event_at=game.summary.updated_at,
-                                  now=now, abandon_after=self.abandon_after)
-            if idle is not None:  # due, not yet written: as if the sweep had run
-                raise abandoned_violation(idle)
-            seat = state.open_seat
-            events = decide(state, ClaimSeat(seat, name))
-            after = apply_all(state, events)
-            refuse_look_alike(uow, after.seat_info(seat).name, "name")
-            token, salt, token_hash = security.new_token_hash()
-            if not uow.invitations.claim(game_id, token_hash=token_hash, token_salt=salt,
-                                         claimed_at=now):
-                raise InviteClaimed("this invitation has been used already")
-            stored = uow.append(game_id, state.version, events, after)
+            return self._claim(uow, game, state, invitation, name)
+
+    def invite_status(self, game_id: str, code: str | None = None) -> str:
+        """What a claim of `game_id`'s invitation would meet, without claiming:
+        ``open``, ``invite_invalid`` (a wrong `code`; not checked without one),
+        ``invite_claimed``, ``invite_expired`` (its time is up, or its game was
+        abandoned) or ``not_online``. The join page says it before a name is given."""
+        with self.store.unit_of_work(write=False) as uow:
+            game, state = uow.state(game_id)
+            invitation = uow.invitations.get(game_id)
+        if invitation is None:
+            return NotOnline.code
+        if code is not None and not (code and security.token_matches(
+                code, invitation.code_salt, invitation.code_hash)):
+            return InviteInvalid.code
+        if invitation.claimed_at is not None or (state.open_seat is None
+                                                 and state.abandoned is None):
+            return InviteClaimed.code
+        now = self.clock()
+        if invitation.expires_at <= now or state.abandoned is not None or abandon_reason(
+                state, last_event_at=game.summary.updated_at, now=now,
+                abandon_after=self.abandon_after) is not None:
+            return InviteExpired.code
+        return "open"
+
+    def _claim(self, uow: UnitOfWork, game: StoredGame, state: GameState,
+               invitation: Invitation, name: str) -> ClaimedSeat:
+        """Give the open seat to `name`, in `uow`, once the caller is known to hold
+        the invitation (its code, or a rematch's other player's token): refused when
+        it expired, its game is due to be abandoned, or the name is refused."""
+        game_id = game.summary.game_id
+        now = self.clock()
+        if invitation.expires_at <= now:
+            raise InviteExpired("this invitation has expired",
+                                expired_at=invitation.expires_at.isoformat())
+        idle = abandon_reason(state, last_event_at=game.summary.updated_at,
+                              now=now, abandon_after=self.abandon_after)
+        if idle is not None:  # due, not yet written: as if the sweep had run
+            raise abandoned_violation(idle)
+        seat = state.open_seat
+        assert seat is not None
+        events = decide(state, ClaimSeat(seat, name))
+        after = apply_all(state, events)
+        refuse_look_alike(uow, after.seat_info(seat).name, "name")
+        token, salt, token_hash = security.new_token_hash()
+        if not uow.invitations.claim(game_id, token_hash=token_hash, token_salt=salt,
+                                     claimed_at=now):
+            raise InviteClaimed("this invitation has been used already")
+        stored = uow.append(game_id, state.version, events, after)
         return ClaimedSeat(game_id, seat, token, stored, after.copy())

@@ -1,4 +1,5 @@
-"""Playing: create a game, place lines, advance, the computer's turn, hints.
+"""Playing: place lines, advance, the computer's turn, hints (games are created by
+`creation`).
 
 Every command loads the game's state (the newest committed snapshot plus the events
 after it), asks the rules (`rules.decide`) or a strategy (`players.play_turn`) for
@@ -11,36 +12,26 @@ writes, the next command or read of the game plays the computer's turn
 (`ServiceBase._load_settled`). Likewise a game past its time (`domain.retention`) is
 abandoned by the next command or read, and the command is then refused
 (``game_abandoned``).
-
-A game created for a client address (the API's) stores a keyed hash of it
-(`security.client_key`); past `active_games_per_client` active games of that
-address, creating another is refused (`TooManyGames`). Callers without an address
-(the CLI, simulations) have no cap.
 """
 
 from __future__ import annotations
 
 import enum
-import uuid
 from collections.abc import Callable
 from functools import partial
 
 from ..domain import ai
-from ..domain.commands import Advance, Command, NewGame, PlaceLine, RuleViolation, UseHint
+from ..domain.commands import Advance, Command, PlaceLine, RuleViolation, UseHint
 from ..domain.fold import apply_all
 from ..domain.rules import check_playable, decide
-from ..domain.seeds import new_seed
-from ..domain.start import start_game, start_state
 from ..domain.state import GameState
-from ..errors import HintsOff, NotComputerTurn, TooManyGames, VersionConflict
+from ..errors import HintsOff, NotComputerTurn, VersionConflict
 from ..ops import metrics
-from ..store import StoredEvent, StoredGame, UnitOfWork
-from . import security
+from ..store import StoredEvent, StoredGame
 from .base import computer_owes_a_turn, is_computer_turn
+from .creation import CreationService
 from .hints import HintCache
-from .names import refuse_look_alike_seats
-from .online import OnlineService
-from .results import CreatedGame, Hint, MoveResult
+from .results import Hint, MoveResult
 
 # How often a move decided without an expected version is re-decided after another
 # writer got in first.
@@ -56,55 +47,8 @@ class Trusted(enum.Enum):
 TRUSTED = Trusted.CALLER
 
 
-class PlayService(OnlineService):
+class PlayService(CreationService):
     _hints: HintCache
-    def create_game(self, *, player_name: str, difficulty: str = "moderate",
-                    mode: str = "vs_computer", seed: int | None = None,
-                    height: int = 19, width: int = 33, second_name: str | None = None,
-                    second_level: str | None = None, hints: bool | None = None,
-                    client_address: str | None = None) -> CreatedGame:
-        """A new game: ranked, with a secret seed (`domain.seeds`), unless the caller
-        chose a `seed`, which makes it a practice game (its seed public, its scores
-        never in the high score table). `hints`: whether the seat to move may ask for
-        hints (None: yes, except in an online game). `client_address`: who asks (the
-        API), for the cap on active games per address (`TooManyGames`); None (the
-        CLI) has no cap."""
-        command = NewGame(
-            seed=new_seed() if seed is None else seed, ranked=seed is None, hints=hints,
-            player_name=player_name, difficulty=difficulty, mode=mode,
-            height=height, width=width, second_name=second_name, second_level=second_level,
-        )
-        events = start_game(command)
-        state = start_state(command, events)
-        token, salt, token_hash = security.new_token_hash()
-        game_id = uuid.uuid4().hex
-        invite = None
-        creator = (None if client_address is None
-                   else security.client_key(client_address, self.settings.client_salt))
-        with self.store.unit_of_work() as uow:
-            refuse_look_alike_seats(uow, state.seats)
-            if creator is not None:
-                self._check_cap(uow, creator)
-            stored = uow.add_game(game_id, events, state, token_hash=token_hash,
-                                  token_salt=salt, creator=creator,
-                                  seed_secret=state.secret_seed if command.ranked else None)
-            if state.open_seat is not None:
-                invite = self._invite(uow, game_id)
-        return CreatedGame(game_id, token, stored, state.copy(), invite)
-
-    def _check_cap(self, uow: UnitOfWork, creator: str) -> None:
-        """`TooManyGames` when the address hashed to `creator` has its cap of live
-        games (active and not due to be abandoned). Soft on PostgreSQL: creations
-        from one address at the same instant may each see the count below it."""
-        cap = self.active_games_per_client
-        if cap == 0:
-            return
-        now = self.clock()
-        held = uow.games.live_of_creator(creator, now, now - self.abandon_after)
-        if held >= cap:
-            raise TooManyGames(
-                f"this address has {held} active games, the most it may have; finish "
-                "one, or wait until one is abandoned", limit=cap)
 
     def place_line(self, game_id: str, token: str | None, x: int, y: int,
                    expected_version: int | None = None) -> MoveResult:

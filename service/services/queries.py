@@ -3,6 +3,8 @@ following a game, listings."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..domain.fold import score_series
 from ..domain.ranking import MAIN
@@ -63,16 +65,19 @@ class QueryService(ServiceBase):
         return Followed(events, state)
 
     def list_games(self, *, status: str | None = None, player: str | None = None,
-                   limit: int = 20, offset: int = 0,
-                   by_last_move: bool = False) -> tuple[list[GameSummary], int]:
+                   limit: int = 20, offset: int = 0, by_last_move: bool = False,
+                   moved_within: timedelta | None = None) -> tuple[list[GameSummary], int]:
         """Newest first (or the latest move first), and the total that match.
         `player` matches either seat's name. ``status="active"`` leaves out the
-        games past their time (`domain.retention`) even before they are abandoned."""
+        games past their time (`domain.retention`) even before they are abandoned.
+        `moved_within`: only the games with an event that recent (`/live`)."""
         now = self.clock()
         live_at = (now, now - self.abandon_after) if status == "active" else None
+        since = None if moved_within is None else now - moved_within
         with self.store.unit_of_work(write=False) as uow:
             return uow.queries.games(status=status, player=player, limit=limit, offset=offset,
-                                     by_last_move=by_last_move, live_at=live_at)
+                                     by_last_move=by_last_move, live_at=live_at,
+                                     moved_since=since)
 
     def events_of(self, game_id: str, after: int = 0,
                   limit: int | None = None) -> list[StoredEvent]:

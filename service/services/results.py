@@ -37,6 +37,31 @@ class ClaimedSeat:
 
 
 @dataclass(frozen=True)
+class Rematch:
+    """A rematch of a finished online game, the seats swapped: made (`created`, with
+    the invite for the friend) or accepted (the invited player's seat claimed)."""
+
+    game_id: str
+    seat: int  # the caller's seat in the rematch
+    token: str  # that seat's own token, shown only here
+    events: list[StoredEvent]
+    state: GameState
+    created: bool
+    invite: Invite | None = None  # created: the friend's invite
+
+
+@dataclass(frozen=True)
+class WaitingRematch:
+    """A finished online game's rematch, made by one of its players: its seat that
+    waits for the friend (or was taken: `claimed`), and who made it."""
+
+    game_id: str
+    seat: int
+    claimed: bool
+    by: str
+
+
+@dataclass(frozen=True)
 class MoveResult:
     game_id: str
     events: list[StoredEvent]  # every event appended by the call, human + computer, in order

@@ -22,7 +22,7 @@ from .engine import (
 )
 from .events import RawEvent, StoredEvent
 from .games import StoredGame
-from .invitations import Invitation
+from .invitations import Invitation, RematchTaken
 from .migrations import alembic_config, current_revisions, downgrade, migrate
 from .positions import Notice
 from .reviews import StoredReview
@@ -53,6 +53,7 @@ __all__ = [
     "Notice",
     "Patience",
     "RawEvent",
+    "RematchTaken",
     "SnapshotCache",
     "StoredReview",
     "StoredEvent",

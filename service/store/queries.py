@@ -18,11 +18,13 @@ class Queries:
     def games(self, *, status: str | None = None, player: str | None = None,
               limit: int = 20, offset: int = 0, by_last_move: bool = False,
               live_at: tuple[datetime, datetime] | None = None,
+              moved_since: datetime | None = None,
               ) -> tuple[list[GameSummary], int]:
         """Newest first (or the latest move first), and how many match. `player`
         matches either seat's name. With `live_at` (now, now minus the retention
         time), ``status="active"`` leaves out the games due to be abandoned
-        (`games.live`) even before anything wrote their abandonment."""
+        (`games.live`) even before anything wrote their abandonment. `moved_since`:
+        only the games with an event since then."""
         t = games_table
         query = select(t)
         if status == "active" and live_at is not None:
@@ -31,6 +33,8 @@ class Queries:
             query = query.where(t.c.status == status)
         if player is not None:
             query = query.where(or_(t.c.player_name == player, t.c.second_name == player))
+        if moved_since is not None:
+            query = query.where(t.c.updated_at >= moved_since)
         total = self._conn.execute(
             select(func.count()).select_from(query.subquery())
         ).scalar_one()

@@ -202,6 +202,9 @@ invitations_table = Table(
     Column("claimed_at", UTCDateTime(), nullable=True),
     Column("token_hash", String(128), nullable=True),  # the invited seat's token
     Column("token_salt", String(64), nullable=True),
+    Column("seat", Integer, nullable=False, server_default="2"),  # the seat it opens
+    # the finished online game this one is the rematch of (at most one each)
+    Column("rematch_of", String(64), nullable=True, index=True, unique=True),
 )
 
 # The analyst's review of each ended game (`domain.review`, `projections.analyst`).

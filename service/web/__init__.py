@@ -10,6 +10,7 @@ package; nothing is loaded from the network.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from flask import (
@@ -28,6 +29,7 @@ from ..errors import GameNotFound
 from ..http.headers import live_origin
 from ..ops import settings
 from ..services import GameSummary, Services
+from .rows import TEMPLATE_GLOBALS, field_size, first_seat, game_class, second_seat
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                static_url_path="/assets")
@@ -71,15 +73,23 @@ def play_game(game_id: str) -> str:
 @bp.get("/join/<game_id>")
 def join(game_id: str) -> str:
     """An online game's invite link: the friend gives a name and claims the open
-    seat with the code in the link's #fragment (never sent to the server)."""
+    seat with the code in the link's #fragment (never sent to the server). The page
+    says up front when the invite was used or has expired (`invite_status`, here)
+    or its code is wrong (join/main.js asks ``POST .../invite-check``)."""
+    services = page_services()
     try:
-        summary, state = page_services().queries.get_game(game_id)
+        summary, state = services.queries.get_game(game_id)
     except GameNotFound:
         abort(404)
+    status = services.play.invite_status(game_id) if summary.mode == "online" else "not_online"
+    open_seat = state.open_seat
+    inviter = next((s.name for n, s in enumerate(state.seats, start=1)
+                    if s.name and n != open_seat), summary.player_name)
     # who moves first (an online game's seat is drawn from its seed) and whether the
     # creator allowed hints: the friend sees both before joining
     return render_template("join.html", active="play", summary=summary, game_id=game_id,
-                           first_seat=state.game.first_seat, hints=state.game.hints)
+                           first_mover=state.game.first_seat, hints=state.game.hints,
+                           status=status, open_seat=open_seat, inviter=inviter)
 
 
 @bp.get("/how-to-play")
@@ -128,7 +138,7 @@ def replay(game_id: str) -> str:
         "step": step,
         "series": series,
         # the names now, from the read model (an online game's seat 2 is named later)
-        "names": {"1": summary.player_name, "2": summary.second_name},
+        "names": {"1": first_seat(summary), "2": summary.second_name},
     }
     return render_template(
         "replay.html", active="games", summary=summary, data=data, steps=steps, step=step
@@ -146,19 +156,24 @@ def watch(game_id: str) -> str:
     return render_template("watch.html", active="live", summary=summary, game_id=game_id)
 
 
+LIVE_RECENT = timedelta(minutes=10)  # /live lists the games with a move this recent
 
 
 def _live_games() -> dict[str, Any]:
-    """What `/live` shows: the active games, the latest move first, by the same
-    query and the same rule as ``GET /api/games?status=active`` (`list_games`: a
-    game past its time, e.g. one against the computer that its human left
-    ``SQUARES_ABANDON_AFTER`` ago, is left out even before the sweep abandons it),
-    each row with the texts the page shows, so that the first paint (Jinja) and
-    the updates (live/main.js, from `/live.json`) show the same."""
-    rows, total = page_services().queries.list_games(status="active", limit=LIVE_GAMES_SHOWN,
-                                         by_last_move=True)
+    """What `/live` shows: the active games with a move in the last ten minutes
+    (`LIVE_RECENT`; older ones are left out, the replays list has them), the latest
+    move first, by the same query and the same rule as ``GET
+    /api/games?status=active`` (`list_games`: a game past its time, e.g. one against
+    the computer that its human left ``SQUARES_ABANDON_AFTER`` ago, is left out even
+    before the sweep abandons it), each row with the texts the page shows, so that the
+    first paint (Jinja) and the updates (live/main.js, from `/live.json`) show the
+    same."""
+    rows, total = page_services().queries.list_games(
+        status="active", limit=LIVE_GAMES_SHOWN, by_last_move=True, moved_within=LIVE_RECENT)
     shown = len(rows)
-    caption = (f"{total} game{'' if total == 1 else 's'} being played, the latest move first"
+    minutes = int(LIVE_RECENT.total_seconds() // 60)
+    caption = (f"{total} game{'' if total == 1 else 's'} with a move in the last {minutes} "
+               "minutes, the latest move first"
                + (f" (the {shown} latest shown)." if shown < total else "."))
     return {"games": [_live_row(g) for g in rows], "total": total, "caption": caption}
 
@@ -170,7 +185,7 @@ def _live_row(g: GameSummary) -> dict[str, Any]:
         "round": g.round,
         "ranked": g.ranked,
         "assisted": g.assisted,
-        "player_name": g.player_name,
+        "player_name": first_seat(g),
         "second_seat": second_seat(g),
         "score1": g.score1,
         "score2": g.score2,
@@ -185,8 +200,9 @@ def _live_row(g: GameSummary) -> dict[str, Any]:
 
 @bp.get("/live")
 def live() -> str:
-    """The active games, the latest move first, each with a Watch link; live/main.js
-    keeps the list current (``/live.json`` every ``SQUARES_LIVE_POLL_MS`` while shown)."""
+    """The active games with a move in the last ten minutes, the latest move first,
+    each with a Watch link; live/main.js keeps the list current (``/live.json`` every
+    ``SQUARES_LIVE_POLL_MS`` while shown)."""
     poll_ms = settings.of_app(current_app).live_poll_ms
     return render_template("live.html", active="live", poll_ms=poll_ms, **_live_games())
 
@@ -203,39 +219,8 @@ def live_json() -> Response:
     return response.make_conditional(request)
 
 
-def field_size(row: Any) -> str:
-    """A game's or a high score's field as "19 × 33"; "—" when it is not known."""
-    height, width = getattr(row, "height", None), getattr(row, "width", None)
-    return f"{height} × {width}" if height and width else "—"
-
-
-@bp.app_template_global("second_seat")
-def second_seat(row: Any) -> str:
-    """Seat 2's name in a games row: the second human, an online game's open seat
-    until a friend claims it, or the computer."""
-    if row.second_name:
-        return str(row.second_name)
-    return "(open seat)" if row.mode == "online" else "Computer"
-
-
-@bp.app_template_global("game_class")
-def game_class(row: Any) -> str:
-    """What kind of game a games row is, as the lists show it: the computer's level,
-    or "two players" / "online" when both seats are humans."""
-    return {"two_players": "two players", "online": "online"}.get(row.mode, row.difficulty)
-
-
-@bp.app_template_global("field_size")
-def _field_size(row: Any) -> str:
-    return field_size(row)
-
-
-@bp.app_template_global("game_accuracy")
-def game_accuracy(accuracies: dict[str, tuple[int, int]], game_id: str) -> str:
-    """A games row's accuracy per seat from its review, "acc. 87 % / 92 %"; "—" until
-    the game is reviewed."""
-    found = accuracies.get(game_id)
-    return "—" if found is None else f"acc. {found[0]} % / {found[1]} %"
+for _name, _helper in TEMPLATE_GLOBALS.items():
+    bp.add_app_template_global(_helper, _name)
 
 
 from . import highscores  # noqa: E402, F401  (its page registers on bp)

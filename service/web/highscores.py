@@ -64,11 +64,3 @@ def highscores() -> str:
         not_recorded=any(not e.hints_recorded for e in entries),
     )
 
-
-@bp.app_template_global("entry_accuracy")
-def entry_accuracy(accuracies: dict[str, tuple[int, int]], entry: object) -> str:
-    """A high score's accuracy (its seat's in the game's review), "87 %"; "—" until
-    the game is reviewed and for the entries without a game."""
-    found = accuracies.get(getattr(entry, "game_id", None) or "")
-    seat = getattr(entry, "seat", None)
-    return "—" if found is None or not seat else f"{found[seat - 1]} %"

@@ -13,6 +13,7 @@ from werkzeug.test import TestResponse
 from service.api import schemas as s
 from service.api.analysis import AnalysisSchema
 from service.api.highscores import HighScoreListSchema
+from service.api.online import InviteStatusSchema, RematchSchema, RematchWaitsSchema
 from squares_testing.play import until_over
 
 GAME = r"/api/games/[^/]+"
@@ -25,6 +26,9 @@ RESPONSE_SCHEMAS: list[tuple[str, re.Pattern[str], type[Schema]]] = [
     ("GET", re.compile(rf"^{GAME}$"), s.GameSchema),
     ("POST", re.compile(rf"^{GAME}/(lines|advance|computer-turn)$"), s.MoveResultSchema),
     ("POST", re.compile(rf"^{GAME}/claim$"), s.ClaimedSchema),
+    ("POST", re.compile(rf"^{GAME}/invite-check$"), InviteStatusSchema),
+    ("POST", re.compile(rf"^{GAME}/rematch$"), RematchSchema),
+    ("GET", re.compile(rf"^{GAME}/rematch$"), RematchWaitsSchema),
     ("GET", re.compile(rf"^{GAME}/events$"), s.EventListSchema),
     ("GET", re.compile(rf"^{GAME}/replay/[^/]+$"), s.ReplaySchema),
     ("GET", re.compile(rf"^{GAME}/hint$"), s.HintSchema),

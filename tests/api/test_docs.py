@@ -17,6 +17,8 @@ PATHS = {
     "/api/games/{game_id}/advance": {"post"},
     "/api/games/{game_id}/computer-turn": {"post"},
     "/api/games/{game_id}/claim": {"post"},
+    "/api/games/{game_id}/invite-check": {"post"},
+    "/api/games/{game_id}/rematch": {"get", "post"},
     "/api/games/{game_id}/events": {"get"},
     "/api/games/{game_id}/replay/{step}": {"get"},
     "/api/games/{game_id}/hint": {"get"},
@@ -121,3 +123,14 @@ def test_api_docs_page_lists_every_path_without_external_urls(client: CheckedCli
     assert not re.search(r"""<link[^>]*\bhref\s*=\s*["']?\s*(https?:)?//""", html, re.I)
     assert not re.search(r"""\b(src|href)\s*=\s*["']?\s*(https?:)?//""", html, re.I)
     assert not re.search(r"""@import|url\(\s*["']?\s*(https?:)?//""", html, re.I)
+
+
+def test_api_docs_page_shows_code_spans_as_code_not_backticks(client: CheckedClient) -> None:
+    """The docstrings' ``double`` and `single` backticks (CommonMark code spans in the
+    OpenAPI document, kept there) are <code> elements on the page (issue 35, item 9)."""
+    spec = _spec(client)
+    assert "``too_many_games``" in spec["paths"]["/api/games"]["post"]["summary"]
+    html = client.get("/api/docs").get_data(as_text=True)
+    assert "`" not in html
+    assert "<code>too_many_games</code>" in html
+    assert "<code>Authorization: Bearer &lt;token&gt;</code>" in html

@@ -36,6 +36,7 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
 )
 
+from service.domain.commands import PlaceLine
 from service.services import Services
 from service.store import migrate
 from tests.apps import app_for_tests
@@ -68,12 +69,13 @@ class Seeded:
 _DATABASE_DIR = tempfile.TemporaryDirectory(prefix="squares-fuzz-")
 DATABASE_URL = f"sqlite:///{Path(_DATABASE_DIR.name) / 'fuzz.db'}"
 # A live stream ends right after its backlog here (the fuzzer reads whole bodies). The
-# rate limits are far away: every operation must reach its games (the limits have
-# their own tests), and a fuzzer's junk counts against them too.
+# rate limits are far away: every operation must reach its games (the fuzzed claims,
+# invite checks and rematches share the creations' count; the limits have their own
+# tests), and a fuzzer's junk counts against them too.
 app = app_for_tests({"DATABASE_URL": DATABASE_URL,
-                  "SQUARES_LIVE_MAX_S": 0.0, "SQUARES_LIVE_HEARTBEAT_S": 0.01,
-                  **{f"SQUARES_LIMIT_{kind}": "100000 per minute"
-                     for kind in ("CREATE", "HINT", "MOVE")}})
+                     "SQUARES_LIVE_MAX_S": 0.0, "SQUARES_LIVE_HEARTBEAT_S": 0.01,
+                     **{f"SQUARES_LIMIT_{kind}": "100000 per minute"
+                        for kind in ("CREATE", "HINT", "MOVE")}})
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
 
 
@@ -93,9 +95,29 @@ def seeded() -> Iterator[list[Seeded]]:
         games.append(Seeded(created.game_id, created.token, 1))
     done = GameFactory.create(services=services, finished=True, small=True)
     games.append(Seeded(done.game_id, done.token, services.queries.get_summary(done.game_id).version))
+    games.append(finished_online(services))
     yield games
     services.store.dispose()
     _DATABASE_DIR.cleanup()
+
+
+def finished_online(services: Services) -> Seeded:
+    """An online game played to its end (a rematch can be asked for); its creator's
+    token."""
+    created = services.play.create_game(player_name="Fuzz", mode="online", height=7,
+                                        width=9, seed=5, hints=True)
+    assert created.invite is not None
+    claimed = services.play.claim_seat(created.game_id, created.invite.code, "Zuff")
+    tokens = {1: created.token, 2: claimed.token}
+    state = claimed.state
+    while not state.over:
+        hint = services.play.hint(created.game_id, tokens[state.turn]).command
+        token = tokens[state.turn]
+        if isinstance(hint, PlaceLine):
+            state = services.play.place_line(created.game_id, token, hint.x, hint.y).state
+        else:
+            state = services.play.advance(created.game_id, token).state
+    return Seeded(created.game_id, created.token, state.version)
 
 
 def aim(case: Case, games: list[Seeded], number: int) -> None:

@@ -62,7 +62,8 @@ def one_action(client: CheckedClient, game_id: str, token: str) -> None:
 def test_live_json_is_the_page_s_list_by_the_api_s_rule(
         app: Flask, client: CheckedClient, services: Services) -> None:
     empty = live_json(app)
-    assert empty == {"games": [], "total": 0, "caption": "0 games being played, the latest move first."}
+    assert empty == {"games": [], "total": 0,
+                     "caption": "0 games with a move in the last 10 minutes, the latest move first."}
     html = client.get("/live").get_data(as_text=True)
     assert re.search(r'<div class="table-wrap" id="live-list" hidden>', html)
     assert re.search(r'<p id="live-empty">Nobody is playing', html)
@@ -80,7 +81,8 @@ def test_live_json_is_the_page_s_list_by_the_api_s_rule(
     assert ids == page_ids(client)
     assert set(ids) == active_ids(client) == {ranked["game_id"], online["game_id"],
                                               played["game_id"]}
-    assert (data["total"], data["caption"]) == (3, "3 games being played, the latest move first.")
+    assert (data["total"], data["caption"]) == (
+        3, "3 games with a move in the last 10 minutes, the latest move first.")
     rows = {g["game_id"]: g for g in data["games"]}
     first = rows[ranked["game_id"]]
     assert first == {
@@ -155,3 +157,22 @@ def test_names_are_text_in_the_page_and_the_json(app: Flask, client: CheckedClie
     html = client.get("/live").get_data(as_text=True)
     assert "&lt;b&gt;Ada&lt;/b&gt;" in html and "<b>Ada" not in html
     assert live_json(app)["games"][0]["player_name"] == "<b>Ada</b>"
+
+
+def test_live_lists_the_games_moved_in_the_last_ten_minutes(
+        app: Flask, client: CheckedClient, services: Services) -> None:
+    """Issue 35, item 6: a game whose latest move is older than ten minutes leaves
+    /live (the API's ``status=active`` still has it; the replays list shows it)."""
+    quiet = create_game(client, player_name="Selin")
+    busy = create_game(client, player_name="Umut", seed=9)
+    then = utcnow() - timedelta(minutes=11)
+    with services.store.engine.begin() as conn:
+        conn.execute(update(games_table).where(games_table.c.game_id == quiet["game_id"])
+                     .values(updated_at=then))
+    assert page_ids(client) == [g["game_id"] for g in live_json(app)["games"]] == [
+        busy["game_id"]]
+    assert active_ids(client) == {quiet["game_id"], busy["game_id"]}
+    assert live_json(app)["caption"].startswith("1 game with a move in the last 10 minutes")
+    one_action(client, quiet["game_id"], quiet["token"])  # a move brings it back, first
+    assert page_ids(client) == [quiet["game_id"], busy["game_id"]]
+    assert "Replays" in client.get("/live").get_data(as_text=True)

@@ -71,6 +71,8 @@ def test_downgrade_to_base_with_games_names_every_row_it_drops(run: Run, db_url:
     result = run("db", "downgrade", "base")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == [
+        "drops invitations.seat: 0 rows",  # no online game (0012: rematches)
+        "drops invitations.rematch_of: 0 rows",
         "drops games.assisted: 1 row", "drops games.origin: 1 row",
         "drops games.signature: 0 rows",  # played here, not imported
         "drops high_scores.ranking: 5 rows", "drops high_scores.hints_recorded: 5 rows",

@@ -300,7 +300,7 @@ def expect_final_words(page: Any, winner_words: str) -> str:
 
 def result_words(state: dict[str, Any], you: str) -> str:
     names = {s["seat"]: s["name"] for s in state["seats"]}
-    return "a draw" if state["winner"] == 0 else "you win" if names[state["winner"]] == you \
+    return "A draw" if state["winner"] == 0 else "You win" if names[state["winner"]] == you \
         else f"{names[state['winner']]} wins"
 
 

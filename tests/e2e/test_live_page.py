@@ -130,7 +130,7 @@ def test_the_list_follows_new_games_moves_and_ends_without_a_reload(
     expect(row(page, ada["game_id"]).locator(".kind")).to_have_text("easy practice")
     expect(page.locator("#live-news")).to_have_text("New game: Ada vs Computer.")
     expect(page.locator("#live-caption")).to_have_text(
-        "1 game being played, the latest move first.")
+        "1 game with a move in the last 10 minutes, the latest move first.")
     for _ in range(3):
         state = one_action(server, ada["game_id"], ada["token"])
     assert state["version"] > 3
@@ -183,7 +183,7 @@ def test_the_list_follows_new_games_moves_and_ends_without_a_reload(
     expect(page.locator("#live-empty")).to_be_visible()
     expect(page.locator("#live-list")).to_be_hidden()
     expect(page.locator("#live-caption")).to_have_text(
-        "0 games being played, the latest move first.")
+        "0 games with a move in the last 10 minutes, the latest move first.")
     assert page.evaluate("window.__sameDocument") is True
     watch.assert_clean("/live")
 

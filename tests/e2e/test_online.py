@@ -189,26 +189,23 @@ def test_two_browsers_play_online_while_a_third_watches(
     expect(c.locator("#feed li").first).to_have_text("Bob joined")
     expect(c.locator(".replay-title .who-2")).to_have_text("Bob")
 
-    # D: the used link, a wrong code, a link without a code; then D watches too.
+    # D: the used link, a wrong code, a link without a code, each said up front (no
+    # form to fill first), each with a link to watch the game; then D watches too.
     d.goto(invite_url)
-    d.fill("#join-name", "Cem")
-    d.click("#join-btn")
     error = d.locator("#join-error")
     expect(error).to_have_attribute("data-code", "invite_claimed")
     expect(error).to_contain_text("already been used")
+    expect(d.locator("#join-form")).to_be_hidden()
     expect(error.get_by_role("link", name="Watch this game")).to_have_attribute(
         "href", f"/watch/{game_id}")
     screenshot(d, tmp_path / "online-join-used.png")
     d.goto("/how-to-play")  # a new document, so the join page starts afresh
     d.goto(f"/join/{game_id}#code=not-the-code")
-    d.fill("#join-name", "Cem")
-    d.click("#join-btn")
-    expect(error).to_have_attribute("data-code", "invite_invalid")
-    expect(error).to_contain_text("Wrong code")
-    expect(error.get_by_role("link", name="Watch this game")).to_be_hidden()
+    expect(error).to_have_attribute("data-code", "invite_claimed")  # used: whatever the code
     d.goto("/how-to-play")
     d.goto(f"/join/{game_id}")
-    expect(d.locator("#join-nocode")).to_be_visible()
+    expect(error).to_have_attribute("data-code", "invite_claimed")
+    expect(d.locator("#join-nocode")).to_be_hidden()
     expect(d.locator("#join-form")).to_be_hidden()
     assert d.evaluate("localStorage.getItem('squares.tokens')") is None  # D holds no seat
     d.goto(f"/watch/{game_id}")
@@ -258,18 +255,19 @@ def test_two_browsers_play_online_while_a_third_watches(
     seqs = [e["seq"] for e in events]
     assert seqs == list(range(1, final["version"] + 1))
     assert [e["type"] for e in events][:2] == ["game_created", "seat_claimed"]
-    score = f"{final['scores'][0]} : {final['scores'][1]}"
+    s1, s2 = final["scores"]
+    seen = {"A": f"You {s1} · Bob {s2}", "B": f"Ann {s1} · You {s2}"}
     for who, page in (("A", a), ("B", b)):
         synced(page, final["version"])
         expect(page.locator("#over")).to_be_visible()
-        expect(page.locator("#over-result")).to_contain_text(f"Ann {score} Bob")
+        expect(page.locator("#over-result")).to_contain_text(seen[who])
         expect(page.locator("#over-table tbody[data-loaded]")).to_have_count(1)
         # Every event once, in order: those the page opened with, then each applied.
         assert people[who].seqs("#play-root") == seqs, who
     watch_board = c.locator(BOARD)
     expect(watch_board).to_have_attribute("data-over", "true")
     expect(watch_board).to_have_attribute("data-version", str(final["version"]))
-    expect(c.locator("#over-result")).to_contain_text(f"Ann {score} Bob")
+    expect(c.locator("#over-result")).to_contain_text(f"Ann {s1} · Bob {s2}")
     expect(c.locator("#feed li")).to_have_count(len(seqs) - 1)
     assert people["C"].seqs("#watch-root") == seqs[1:]
     captions = c.locator("#feed li")
@@ -390,8 +388,9 @@ def test_the_play_page_applies_each_event_once_across_a_reconnect_and_a_gap(
         # Events 3..5 never came over the feed: the page read them from /events.
         assert gap_reads and gap_reads[0].endswith(f"/events?after={opened}"), gap_reads
         assert person.seqs("#play-root") == list(range(1, state["version"] + 1))
+        labels = ("You", "Bob") if first == 1 else ("Ann", "You")
         expect(page.locator("#over-result")).to_contain_text(
-            f"Ann {state['scores'][0]} : {state['scores'][1]} Bob")
+            f"{labels[0]} {state['scores'][0]} · {labels[1]} {state['scores'][1]}")
         expect(page.locator(f"{BOARD} .slot:not(.empty)")).to_have_count(len(state["lines"]))
         expect(page.locator(f"{BOARD} .box.own-P")).to_have_count(state["squares"][0])
         expect(page.locator(f"{BOARD} .box.own-C")).to_have_count(state["squares"][1])

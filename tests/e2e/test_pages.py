@@ -177,7 +177,7 @@ def test_a_short_game_to_the_end_then_its_replay_and_the_high_scores(
     assert state["over"]
     expect(page.locator("#over")).to_be_visible()
     expect(page.locator("#over-result")).to_contain_text(
-        f"{name} {state['scores'][0]} : {state['scores'][1]} Computer")
+        f"You {state['scores'][0]} · Computer {state['scores'][1]}")
     page.wait_for_selector("#over-table tbody[data-loaded]")
     mine = page.locator("#over-table tr.mine")
     expect(mine).to_have_count(1)

@@ -1,5 +1,5 @@
 """Retention in the browser: a watched game that is abandoned ends its live feed with
-the result "Abandoned, no result." and leaves `/live`."""
+"Abandoned" and "No result: the game was abandoned." and leaves `/live`."""
 
 from __future__ import annotations
 
@@ -49,7 +49,8 @@ def test_a_watched_game_that_is_abandoned_ends_without_a_result(
     _abandon(live_server, game_id)
     expect(board).to_have_attribute("data-over", "true")
     expect(board).to_have_attribute("data-version", "2")
-    expect(page.locator("#over-result")).to_contain_text("Abandoned, no result.")
+    expect(page.locator("#over-title")).to_have_text("Abandoned")
+    expect(page.locator("#over-result")).to_contain_text("No result: the game was abandoned.")
     expect(page.locator("#feed li").first).to_contain_text("Abandoned: nobody moved")
     page.goto("/live")
     assert page.locator(f"tr[data-game-id='{game_id}']").count() == 0

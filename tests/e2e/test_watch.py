@@ -79,7 +79,7 @@ def test_watch_follows_a_game_played_through_the_api(
     expect(board).to_have_attribute("data-version", str(final["version"]))
     expect(page.locator("#over")).to_be_visible()
     expect(page.locator("#over-result")).to_contain_text(
-        f"{final['scores'][0]} : {final['scores'][1]}")
+        f"Gözde {final['scores'][0]} · Computer {final['scores'][1]}")
     expect(page.locator("#live-state")).to_have_text("Game over.")
     expect(page.locator("#feed li").first).to_contain_text("High score table")
     # Before it, the secret seed revealed after game over, as the events say.

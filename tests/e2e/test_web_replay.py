@@ -1,5 +1,6 @@
 """The replay page in Chromium: keys on focused controls, the chart, the AI's plan
-and every step in words."""
+(in plain words, the assignment's BestPoint ... under "Computer's reasoning") and
+every step in words."""
 
 from __future__ import annotations
 
@@ -83,8 +84,8 @@ def test_replay_shows_the_computers_plan_and_each_step_in_words(
     page.keyboard.press("ArrowRight")
     expect(page.locator(BOARD)).to_have_attribute("data-step", str(k))
     d = plan["data"]
-    expect(page.locator("#step-desc")).to_contain_text(
-        f"Step {k}: Computer's plan for stage 1: BestPoint {d['best_point']}")
+    expect(page.locator("#step-desc")).to_contain_text(f"Step {k}: Computer's plan: ")
+    expect(page.locator("#ai-sentence")).to_contain_text("The computer's plan: ")
     expect(page.locator("#ai-box")).to_be_visible()
     expect(page.locator("#ai-best-point")).to_have_text(str(d["best_point"]))
     expect(page.locator("#ai-best-direction")).to_have_text(
@@ -96,7 +97,7 @@ def test_replay_shows_the_computers_plan_and_each_step_in_words(
         "line_placed": "placed a line at",
         "stage_advanced": "",
         "piece_inserted": "Random piece:",
-        "move_explained": "plan for stage",
+        "move_explained": "'s plan: ",
     }
     for event in events[k:k + 12]:
         page.keyboard.press("ArrowRight")

@@ -1,10 +1,9 @@
 /* Squares: events and points in words, for the captions of the play, watch and
    replay pages. Plain strings: the pages set them with textContent. */
 
-import { plural } from "./words.js";
+import { extraLineWords, plural, pt, squaringWords } from "./words.js";
 
-/* A point as the rules and the API name it, never broken across two lines. */
-export const pt = (x, y) => `(${x},\u00a0${y})`;
+export { pt }; // a point (x, y), as the captions write it
 /* The points a line_placed event cost (older streams said `true` for 5). */
 export const penaltyOf = (d) => (d.penalty === true ? 5 : Number(d.penalty) || 0);
 
@@ -47,8 +46,8 @@ export function describeEvent(ev, names) {
       if (d.squares.length) s += ` — ownerless square${d.squares.length > 1 ? "s" : ""} at ${d.squares.map(at).join(", ")}`;
       return s;
     }
-    case "move_explained":
-      return `${who(d.seat)}'s plan for stage ${d.stage}: BestPoint ${d.best_point}, BestX ${d.best_x ?? "—"}, BestY ${d.best_y ?? "—"}, BestDirection ${(d.best_direction || []).join(", ") || "—"}`;
+    case "move_explained": // in plain words; the assignment's BestPoint ... in "Computer's reasoning"
+      return `${who(d.seat)}'s plan: ${d.stage === 1 ? squaringWords(d) : extraLineWords(d)}`;
     case "game_over": {
       const result = d.winner === 0 ? "a draw" : `${who(d.winner)} wins`;
       return `Game over: ${who(1)} ${d.scores[0]} – ${d.scores[1]} ${who(2)}, ${result}`;

@@ -3,8 +3,8 @@
    computer's plans (_ai.html), with the seat helpers the pages share. */
 
 import { pieceFigure } from "./board.js";
-import { pt } from "./captions.js";
 import { text } from "./dom.js";
+import { planSentence, plural, pt, tally } from "./words.js";
 
 export function seatLetter(state, seat) {
   const s = state.seats.find((s) => s.seat === seat);
@@ -20,45 +20,38 @@ export function seatName(state, seat) {
 export const namesOf = (state) => Object.fromEntries(state.seats.map((s) => [s.seat, s.name]));
 
 /* A finished game's result as the game-over boxes of the play and watch pages say
-   it: "Ali 5 : 3 Computer — Ali wins." */
-export function overResult(st) {
-  const name = (seat) => seatName(st, seat);
-  const result = st.abandoned ? "Abandoned, no result." : st.winner === 0 ? "A draw." : `${name(st.winner)} wins.`;
-  return `${name(1)} ${st.scores[0]} : ${st.scores[1]} ${name(2)} — ${result}`;
-}
-
-/* "H.Score" / "C.Score" labels as in the assignment; names for two humans. */
-export function seatLabel(state, seat) {
-  const s = state.seats.find((s) => s.seat === seat);
-  if (!s) return "";
-  if (state.mode === "vs_computer") return s.kind === "computer" ? "C" : "H";
-  return s.name || `Seat ${seat}`;
+   it: {title: "You win!" | "Ann wins" | "A draw" | "Abandoned", line: "You 12 ·
+   Computer 9"}; `me`: the seat this page calls "You" (null: none). */
+export function overResult(st, me = null) {
+  const label = (seat) => seatView(st, seat, me).label;
+  const line = tally([label(1), label(2)], st.scores);
+  if (st.abandoned) return { title: "Abandoned", line: `No result: the game was abandoned. ${line}` };
+  if (st.winner === 0) return { title: "A draw", line };
+  return { title: st.winner === me ? "You win!" : `${label(st.winner)} wins`, line };
 }
 
 const OPEN_SEAT = "Waiting for a friend";
 
 /* How the status panel shows `seat`: its name (or "Waiting for a friend" while an
-   online game's seat is open), the tag after it ("(P)" / "(C)" against the computer,
-   "(you)" on this page's own seat of an online game) and the score labels, split in
-   the part that may be ellipsized (a name) and the part that stays ("'s score").
-   `me`: the seat this page plays in an online game (null: every seat, or watching). */
+   online game's seat is open), the tag after it ("(P)" / "(C)", the board's letters,
+   against the computer; "(you)" on this page's own seat of an online game) and the
+   label of its score and squares ("You", "Computer", a name). `me`: the seat this
+   page plays and calls "You" (its human seat against the computer, its own seat
+   online; null: none, e.g. watching, or two players on one screen). */
 export function seatView(state, seat, me = null) {
   const s = state.seats.find((x) => x.seat === seat) || {};
   const open = !s.name && state.open_seat === seat;
   const name = s.name || (open ? OPEN_SEAT : "");
+  const label = me === seat ? "You" : open ? "Friend" : name || `Seat ${seat}`;
   if (state.mode === "vs_computer") {
-    const letter = s.kind === "computer" ? "C" : "H";
-    return { name, tag: s.kind === "computer" ? "(C)" : "(P)", label: letter, score: ".Score", squares: ".Squares", full: name };
+    return { name, tag: s.kind === "computer" ? "(C)" : "(P)", label, full: name };
   }
-  if (me !== null && me === seat) {
-    return { name, tag: "(you)", label: "Your", score: " score", squares: " squares", full: `${name} (you)` };
-  }
-  if (open) return { name, tag: "", label: "Friend", score: "'s score", squares: "'s squares", full: OPEN_SEAT };
-  return { name, tag: "", label: name || `Seat ${seat}`, score: "'s score", squares: "'s squares", full: name };
+  if (me !== null && me === seat) return { name, tag: "(you)", label, full: `${name} (you)` };
+  return { name, tag: "", label, full: open ? OPEN_SEAT : name };
 }
 
 /* Fill the status panel (elements found by data-field inside `root`); `me`: the
-   seat this page plays in an online game (null: none, or every seat). */
+   seat this page calls "You" (`seatView`). */
 export function fillStatus(root, state, me = null) {
   const nodes = (field) => root.querySelectorAll(`[data-field="${field}"]`);
   const set = (field, value) => {
@@ -80,8 +73,6 @@ export function fillStatus(root, state, me = null) {
     set(`tag${seat}`, v.tag);
     for (const n of nodes(`tag${seat}`)) n.hidden = !v.tag;
     titled(`label${seat}`, v.label, v.full);
-    set(`score-word${seat}`, v.score);
-    set(`squares-word${seat}`, v.squares);
     for (const n of root.querySelectorAll(`.players .who-${seat}`)) {
       n.title = v.tag ? `${v.name} ${v.tag}` : v.name;
     }
@@ -136,13 +127,19 @@ export function plansOfState(state) {
   return ex ? { [ex.stage]: ex } : {};
 }
 
-export function fillPlans(root, plans) {
+/* The computer's plans of a turn in `root` (_ai.html): one sentence, and under
+   "Computer's reasoning" the assignment's BestPoint, BestX, BestY, BestDirection and
+   how the choice was made. `state`: the game (whose plan it is). */
+export function fillPlans(root, plans, state) {
   const one = plans[1];
   const two = plans[2];
   root.hidden = !one && !two;
   const set = (field, value) => {
     for (const n of root.querySelectorAll(`[data-field="${field}"]`)) n.textContent = String(value);
   };
+  const seat = (one || two || {}).seat;
+  const whose = state && state.mode !== "vs_computer" && seat ? `${seatName(state, seat)}'s` : "The computer's";
+  set("sentence", planSentence(plans, whose));
   const plan1 = root.querySelector(".plan-1");
   plan1.hidden = !one;
   if (one) {
@@ -150,7 +147,7 @@ export function fillPlans(root, plans) {
     set("best_x", one.best_x ?? "—");
     set("best_y", one.best_y ?? "—");
     set("best_direction", (one.best_direction || []).join(", ") || "—");
-    set("more1", `Stage 1, ${one.level}: ${one.starts} start${one.starts === 1 ? "" : "s"}, ${one.trials} trial${one.trials === 1 ? "" : "s"} — ${one.reason}`);
+    set("more1", `Stage 1, ${one.level}: ${plural(one.starts, "start")}, ${plural(one.trials, "trial")} — ${one.reason}`);
   }
   const plan2 = root.querySelector(".plan-2");
   plan2.hidden = !two;

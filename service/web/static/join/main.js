@@ -1,7 +1,10 @@
-/* Squares: the join page of an online game (/join/<game_id>#code=...). The friend
-   gives a name; the code from the link's #fragment claims the open seat; the seat's
-   token is kept as the play page keeps tokens (common/store.js), with its seat, and
-   the game opens at /play/<game_id>. A page of its own: this one module. */
+/* Squares: the join page of an online game (/join/<game_id>#code=...). Up front it
+   says whether the invite can still be used: a used or expired one from the page's
+   data-status (the server's), a wrong code by asking POST .../invite-check; only an
+   open invite shows the form. The friend gives a name; the code from the link's
+   #fragment claims the open seat; the seat's token is kept as the play page keeps
+   tokens (common/store.js), with its seat, and the game opens at /play/<game_id>. A
+   page of its own: this one module. */
 
 import { api, ApiError, gamePath } from "../common/api.js";
 import { $ } from "../common/dom.js";
@@ -13,9 +16,9 @@ const gameId = root.dataset.gameId;
 
 /* What each refusal of the claim means to the friend; `watch`: offer the game read-only. */
 const REFUSALS = {
-  invite_invalid: { text: "Wrong code: this link's invite code does not open this game. Check that you opened the whole link your friend sent you, or ask them to send it again." },
+  invite_invalid: { text: "Wrong code: this link's invite code does not open this game. Check that you opened the whole link your friend sent you, or ask them to send it again.", watch: true },
   invite_claimed: { text: "This invite has already been used: someone has joined this game, and each link works once.", watch: true },
-  invite_expired: { text: "This invite has expired. Ask your friend to start a new online game and send you its link." },
+  invite_expired: { text: "This invite has expired. Ask your friend to start a new online game and send you its link.", watch: true },
   not_online: { text: "This game is not an online game: there is no seat to join.", watch: true },
   invalid_name: { text: `Please give a name of 1 to ${$("join-name").maxLength} characters.` },
   game_not_found: { text: "There is no such game." },
@@ -63,12 +66,32 @@ async function join(event) {
   }
 }
 
-function show() {
+/* What the page shows: this browser's own seat, a link without a code, a refusal
+   known up front, or (the invite open, its code checked) the form. */
+async function show() {
   const mine = entryOf(gameId);
   const code = codeOf(window.location.hash);
+  let status = root.dataset.status; // the server's: open, invite_claimed, invite_expired
   $("join-mine").hidden = !mine;
-  $("join-nocode").hidden = Boolean(mine) || Boolean(code);
-  $("join-form").hidden = Boolean(mine) || !code;
+  $("join-form").hidden = true;
+  $("join-nocode").hidden = true;
+  if (!mine && code && status === "open") {
+    try {
+      status = (await api("POST", gamePath(gameId, "/invite-check"), { code })).status;
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      status = e.code;
+    }
+    if (codeOf(window.location.hash) !== code) return; // the link changed meanwhile
+  }
+  $("join-checking").hidden = true;
+  if (mine) return;
+  if (status !== "open") showError(status, status);
+  else if (!code) $("join-nocode").hidden = false;
+  else {
+    $("join-form").hidden = false;
+    $("join-name").focus();
+  }
 }
 
 function init() {
@@ -80,7 +103,6 @@ function init() {
     show();
   });
   show();
-  if (!$("join-form").hidden) $("join-name").focus();
 }
 
 init();

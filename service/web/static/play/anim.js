@@ -9,7 +9,9 @@ import { addPiece, addPlan, fillPieces, fillPlans, seatLetter, seatName } from "
 import { plural } from "../common/words.js";
 import { flash, render, resultWords, showPlaying } from "./panel.js";
 import { showScores } from "./scores.js";
-import { S, canPlay, isComputer, mySeat, names, online, recordSeqs, trackTurn, youOf } from "./state.js";
+import { play } from "../common/sound.js";
+import { S, canPlay, isComputer, mySeat, names, online, otherSide, recordSeqs, trackTurn, youOf } from "./state.js";
+import { keepInView } from "./inview.js";
 import { noteMove } from "./zoom.js";
 
 const STEP_MS = 300; // pace of an animated turn (the computer's, an opponent's, the random pieces)
@@ -53,6 +55,14 @@ function tallyBoxes() {
   setField("ownerless", count("own-O"));
 }
 
+/* A line's sound: the other side's move, else this page's player's penalty, square
+   won or plain line (common/sound.js; nothing unless sound is on). */
+function soundOf(d, letter) {
+  if (otherSide(d.seat)) return "other";
+  if (penaltyOf(d)) return "penalty";
+  return d.squares.some((q) => q[2] === letter) ? "square" : "line";
+}
+
 /* Draw one event onto the board and the panel (the final state still comes from
    the server). `n` maps seat -> name. */
 function drawEvent(ev, n) {
@@ -60,6 +70,7 @@ function drawEvent(ev, n) {
   const board = S.board;
   if (ev.type === "line_placed") {
     const letter = seatLetter(S.state, d.seat);
+    play(soundOf(d, letter));
     board.setLine(d.x, d.y, letter, "cur");
     for (const [x, y, owner] of d.squares) board.setBox(x, y, owner, "cur");
     const won = d.squares.filter((q) => q[2] === letter).length;
@@ -85,7 +96,7 @@ function drawEvent(ev, n) {
     $("advance-btn").textContent = d.stage === 3 ? "End turn ⏎" : "Next stage ⏎";
   } else if (ev.type === "move_explained") {
     S.plans = addPlan(S.plans, ev);
-    fillPlans($("ai-box"), S.plans);
+    fillPlans($("ai-box"), S.plans, S.state);
     $("last-title").textContent = `${n[d.seat] || ""}'s turn`;
     $("last-box").hidden = false;
   } else if (ev.type === "seat_claimed") {
@@ -144,8 +155,16 @@ function feedback(events, st) {
     if (closed) s += `, ${plural(closed, "ownerless square")} closed`;
     parts.push(end ? `${s}.` : `${s}. Press End turn.`);
   }
-  if (end) parts.push(`The last line is drawn: game over — ${resultWords(st, end.data)}.`);
+  if (end) parts.push(`The last line is drawn: game over. ${resultWords(st, end.data)}.`);
   return { text: parts.join(" "), kind };
+}
+
+/* Zoomed: the player's own line and the squares it just won, clear of the edges. */
+function keepWonInView(events) {
+  const line = [...events].reverse().find((ev) => ev.type === "line_placed" && ev.data.squares.length);
+  if (!line) return;
+  const d = line.data;
+  keepInView([S.board.slot(d.x, d.y), ...d.squares.map(([x, y]) => S.board.box(x, y))]);
 }
 
 const TURN_EVENTS = new Set(["line_placed", "piece_inserted", "move_explained", "stage_advanced"]); // a seat's own
@@ -201,6 +220,8 @@ export async function applyMoveResult(events, finalState, opts) {
     S.plans = finalPlans;
     render(finalState);
     if (words.text) flash(words.text, words.kind, "feedback");
+    keepWonInView(own);
+    if (events.some((ev) => ev.type === "game_over")) play("over");
     return;
   }
   S.anim = makeAnimation();
@@ -237,11 +258,12 @@ export async function applyMoveResult(events, finalState, opts) {
   $("skip-btn").hidden = true;
   $("board").classList.remove("animating");
   render(finalState);
+  if (events.some((ev) => ev.type === "game_over")) play("over");
   if (remote) {
     flash(remoteSummary(events, n, wasMine, finalState), "info", "remote");
   } else if (narrated) {
     const who = finalState.mode === "vs_computer" ? "your" : `${seatName(finalState, finalState.turn)}'s`;
-    flash(finalState.over ? `Game over — ${resultWords(finalState, finalState)}. The computer's turn is summed up under Last turn.`
+    flash(finalState.over ? `Game over. ${resultWords(finalState, finalState)}. The computer's turn is summed up under Last turn.`
       : `Round ${finalState.round} — ${who} turn. (The computer's turn is summed up under Last turn.)`, "info", "turn");
   } else if (words.text) {
     flash(words.text, words.kind, "feedback");

@@ -10,6 +10,7 @@ import { applyMoveResult } from "./anim.js";
 import { catchUpSoon, kick } from "./live.js";
 import { clearMessage, flash, render, showPlaying } from "./panel.js";
 import { S, canPlay, gameUrl, isComputer, online, recordSeqs } from "./state.js";
+import { keepInView } from "./inview.js";
 import { syncZoomTools, tooSmall, zoom } from "./zoom.js";
 
 
@@ -119,7 +120,7 @@ async function hint() {
     if (h.action === "line") {
       S.board.setHint(h.x, h.y);
       S.cursor = { x: h.x, y: h.y, wantX: h.x };
-      showCursor();
+      showCursor(); // zoomed: the hinted line clear of the edges
       flash(`Hint: place the line at ${pt(h.x, h.y)} (column ${h.x}, row ${h.y}).`, "info", "hint");
     } else {
       $("advance-btn").classList.add("hint");
@@ -149,7 +150,7 @@ function noteAssisted(h) {
 // -- the cursor and the keys ---------------------------------------------------------
 function showCursor() {
   S.board.showCursor(S.cursor.x, S.cursor.y);
-  if (S.zoomed) S.board.cursor.scrollIntoView({ block: "nearest", inline: "nearest" });
+  keepInView([S.board.cursor]);
 }
 
 /* Arrow keys: left/right step to the next slot in the row; up/down go one

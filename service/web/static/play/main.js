@@ -11,6 +11,7 @@ import { $, text } from "../common/dom.js";
 import { plansOf } from "../common/panels.js";
 import { entryOf, finished, forgetGame, loadLatest, loadPrefs, remember, savePrefs, tokens } from "../common/store.js";
 import { sentence } from "../common/words.js";
+import { initAgain, stopAgain } from "./again.js";
 import { computerToMove, initInput } from "./input.js";
 import { follow, stop } from "./live.js";
 import { clearMessage, copyInvite, flash, render } from "./panel.js";
@@ -68,19 +69,11 @@ async function startGame(event) {
   body.width = width;
   $("start-btn").disabled = true;
   try {
-    const data = await api("POST", "/api/games", body);
-    const g = { game_id: data.game_id, token: data.token };
-    if (body.mode === "online") {
-      g.seat = 1;
-      g.invite = data.invite ? { url: data.invite.url, expires_at: data.invite.expires_at } : null;
-    }
-    remember(g);
+    await createGame(body);
     savePrefs({
       name: body.player_name, mode: body.mode, difficulty: body.difficulty,
       second_name: body.second_name || "", size: $("field-size").value,
     });
-    history.pushState({ game_id: g.game_id }, "", `/play/${encodeURIComponent(g.game_id)}`);
-    enterGame(g, data.state, {}, data.events || []);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     errorBox.textContent = sentence(e.message);
@@ -88,6 +81,26 @@ async function startGame(event) {
   } finally {
     $("start-btn").disabled = false;
   }
+}
+
+/* POST /api/games with `body`, then play the new game at its own address (the start
+   form, and "Play again" with the same settings). */
+async function createGame(body) {
+  const data = await api("POST", "/api/games", body);
+  const g = { game_id: data.game_id, token: data.token };
+  if (body.mode === "online") {
+    g.seat = 1;
+    g.invite = data.invite ? { url: data.invite.url, expires_at: data.invite.expires_at } : null;
+  }
+  openNew(g, data.state, data.events);
+}
+
+/* A game this page just made or joined (`g`: its id, token, seat, invite): kept, then
+   entered at its own address. */
+function openNew(g, st, events) {
+  remember(g);
+  history.pushState({ game_id: g.game_id }, "", `/play/${encodeURIComponent(g.game_id)}`);
+  enterGame(g, st, {}, events || []);
 }
 
 // -- resume ----------------------------------------------------------------------------
@@ -174,6 +187,7 @@ async function openGame(gameId, knownState) {
 
 function showStart(push) {
   stop();
+  stopAgain();
   if (S.anim) S.anim.skip();
   zoom(false);
   S.game = null;
@@ -188,6 +202,7 @@ function showStart(push) {
 
 function enterGame(g, st, knownPlans, events) {
   stop();
+  stopAgain();
   S.game = g;
   S.plans = knownPlans || {};
   // The turn so far and the previous one (or the one that ended the game), from its events.
@@ -198,6 +213,7 @@ function enterGame(g, st, knownPlans, events) {
   $("start").hidden = true;
   $("game").hidden = false;
   $("over").hidden = true;
+  $("over-scores").hidden = true;
   $("replay-link").href = `/games/${encodeURIComponent(g.game_id)}`;
   $("over-replay").href = `/games/${encodeURIComponent(g.game_id)}?step=1`;
   $("over-highscores").href = `/highscores?game=${encodeURIComponent(g.game_id)}`;
@@ -233,6 +249,8 @@ function init() {
   $("invite-url").addEventListener("focus", (e) => e.currentTarget.select());
   window.addEventListener("popstate", route);
   $("new-btn").addEventListener("click", () => showStart(true));
+  $("over-new-btn").addEventListener("click", () => showStart(true));
+  initAgain({ create: createGame, open: async (g, st, events) => openNew(g, st, events) });
   route();
 }
 

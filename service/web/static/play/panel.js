@@ -5,11 +5,12 @@
 import { penaltyOf } from "../common/captions.js";
 import { $ } from "../common/dom.js";
 import { setMessage } from "../common/message.js";
-import { fillPieces, fillPlans, fillStatus, plansOfState, seatLetter, seatName } from "../common/panels.js";
+import { fillPieces, fillPlans, fillStatus, overResult, plansOfState, seatLetter, seatName } from "../common/panels.js";
 import { dropInvite } from "../common/store.js";
 import { plural, signed } from "../common/words.js";
+import { fillScorebar } from "./scorebar.js";
 import { showOver, showScores } from "./scores.js";
-import { S, canPlay, isComputer, mySeat, online, youOf } from "./state.js";
+import { S, canPlay, isComputer, mySeat, online, youSeat } from "./state.js";
 import { syncZoomTools } from "./zoom.js";
 
 // -- messages: each stays until the next action --------------------------------------
@@ -104,13 +105,11 @@ function reasonFor(st) {
   return waiting ? waiting[1] : "";
 }
 
-/* The end of a game in words: "you win, Ali 5 : 3 Computer" (`result`: a state or
+/* The end of a game in words: "You win! You 12 · Computer 9" (`result`: a state or
    the game_over event's data, with its scores and winner). */
 export function resultWords(st, result) {
-  const score = `${seatName(st, 1)} ${result.scores[0]} : ${result.scores[1]} ${seatName(st, 2)}`;
-  if (result.winner === 0) return `a draw, ${score}`;
-  const winner = youOf(st, result.winner);
-  return `${winner === "You" ? "you win" : `${winner} wins`}, ${score}`;
+  const r = overResult({ ...st, scores: result.scores, winner: result.winner, abandoned: null }, youSeat(st));
+  return `${r.title}${r.title.endsWith("!") ? "" : "."} ${r.line}`;
 }
 
 // -- what the player is asked to do ----------------------------------------------------
@@ -209,8 +208,9 @@ function fillNotes(st) {
 export function render(st) {
   S.state = st;
   S.board.paint(st);
-  fillStatus($("status"), st, mySeat(st));
+  fillStatus($("status"), st, youSeat(st));
   showScores(st.scores);
+  fillScorebar(st);
   const ownPieces = st.stage === 3 && !st.over;
   fillPieces($("pieces"), ownPieces ? st.last_pieces || [] : []);
   fillLastTurn(st);
@@ -228,6 +228,7 @@ export function render(st) {
   $("prompt").textContent = promptFor(st);
   const game = $("game");
   game.classList.toggle("is-over", st.over);
+  $("replay-link").textContent = st.over ? "Replay this game" : "Replay so far";
   game.classList.toggle("watching", !S.game.token);
   game.classList.toggle("waiting", Boolean(S.game.token) && !st.over && !mine);
   if (!S.cursor) {
@@ -254,7 +255,7 @@ function fillLastTurn(st) {
   const lastSeat = S.lastTurn ? S.lastTurn.seat : st.last_turn ? st.last_turn.seat : null;
   const computerPlans = lastSeat !== null && isComputer(st, lastSeat) && !(st.over && st.mode !== "vs_computer")
     ? (Object.keys(S.plans).length ? S.plans : plansOfState(st)) : {};
-  fillPlans($("ai-box"), computerPlans);
+  fillPlans($("ai-box"), computerPlans, st);
   box.hidden = !summary && $("ai-box").hidden;
 }
 

@@ -7,7 +7,10 @@ import { setMessage } from "../common/message.js";
 import { overResult, seatName } from "../common/panels.js";
 import { finished } from "../common/store.js";
 import { signed } from "../common/words.js";
-import { S, mySeat } from "./state.js";
+import { showAgain } from "./again.js";
+import { barScores } from "./scorebar.js";
+import { S, mySeat, youSeat } from "./state.js";
+import { zoom } from "./zoom.js";
 
 // -- the score: it counts to its new value, with a +1 / −5 badge ------------------------
 const countTimers = [null, null];
@@ -40,6 +43,7 @@ function animateScore(seat, from, to) {
   countTimers[seat - 1] = setInterval(() => {
     value += step;
     dd.textContent = String(value);
+    barScores(S.shown.map((n, i) => (i === seat - 1 ? value : Number($(`st-score${i + 1}`).textContent))));
     if (value === to) {
       clearInterval(countTimers[seat - 1]);
       countTimers[seat - 1] = null;
@@ -50,13 +54,23 @@ function animateScore(seat, from, to) {
 
 const TABLE_NAMES = { vs_computer: "High scores", two_players: "Two-player results", online: "Online results" };
 
-/* Game over: the result and the high scores of the game's mode and field size (RULES
-   E1, M2: the game beside games of its size), the player's own rows marked. */
+/* Game over: the result and what to do next at the top (again.js); in the panel the
+   high scores of the game's mode and field size (RULES E1, M2: the game beside games
+   of its size), the player's own rows marked. */
 export async function showOver(st) {
   finished(st.game_id);
   const box = $("over");
+  const shown = !box.hidden;
   box.hidden = false;
-  $("over-result").textContent = overResult(st);
+  const result = overResult(st, youSeat(st));
+  $("over-title").textContent = result.title;
+  $("over-result").textContent = result.line;
+  if (!shown) {
+    showAgain(st);
+    if (S.zoomed) zoom(false); // the whole final board
+    if (box.getBoundingClientRect().top < 0) box.scrollIntoView({ block: "start" });
+  }
+  $("over-scores").hidden = false;
   const mode = TABLE_NAMES[st.mode] ? st.mode : "vs_computer";
   $("over-caption").textContent = `${TABLE_NAMES[mode]} on ${st.height} × ${st.width}`;
   const tbody = $("over-table").querySelector("tbody");

@@ -34,10 +34,32 @@ export function mySeat(st) {
   return S.game.seat || 1;
 }
 
+/* The seat this page calls "You": its human seat against the computer, its own seat
+   online (null: two players on one screen, or a page that only watches). */
+export function youSeat(st) {
+  if (!S.game || !S.game.token) return null;
+  if (st.mode === "vs_computer") {
+    const human = st.seats.find((s) => s.kind !== "computer");
+    return human ? human.seat : null;
+  }
+  return mySeat(st);
+}
+
 export function canPlay(st) {
   if (!S.game || !S.game.token || st.over || isComputer(st, st.turn)) return false;
   if (!online(st)) return true;
   return st.open_seat === null && st.turn === mySeat(st);
+}
+
+/* Whether a seat's moves are the other side's for this page: the computer's, an
+   online opponent's, or any seat's for a page that only watches. Two players on one
+   screen are both this page's. */
+export function otherSide(seat) {
+  const st = S.state;
+  if (!st || !S.game) return false;
+  if (isComputer(st, seat)) return true;
+  if (!S.game.token) return true;
+  return online(st) && seat !== mySeat(st);
 }
 
 /* "You" against the computer or in an online game; the name when two share a screen. */

@@ -1,18 +1,18 @@
 /* Squares, the play page: the zoom of small screens. When the board's slots are
-   closer than 24 px on screen, the first tap zooms in (the board then scrolls in
-   its box) before a tap places a line. While zoomed (zoom.css):
-   - the axis numbers stay in view: strips of column numbers (top) and row numbers
-     (left), sticky inside the scroller; when the page scrolls the board's top away
-     the top strip follows the screen's top (one transform per frame);
+   closer than 24 px on screen, the first tap zooms in (the board then scrolls in its
+   box) before a tap places a line. While zoomed (zoom.css; the score bar: scorebar.js):
+   - the axis numbers stay in view: strips of column (top) and row numbers (left),
+     sticky in the scroller; the top strip follows the screen's top (or the score bar)
+     when the page scrolls the board's top away (one transform per frame);
    - each side with more board beyond it shows a shade and an arrow (.edge-cue);
-   - a line of the other side (the computer, an online opponent) drawn off screen
-     gets a "New move" button at that edge (`noteMove`); a tap scrolls to it. It
-     goes once the line is on screen, or with this page's player's next line.
-   Scroll listeners are passive, coalesced into one requestAnimationFrame. */
+   - the other side's line drawn off screen gets a "New move" button at that edge
+     (`noteMove`), which a tap scrolls to; it goes once the line is on screen, or with
+     this page's player's next line. Passive scroll listeners, one frame at a time. */
 
 import { pt } from "../common/captions.js";
 import { $ } from "../common/dom.js";
-import { S, isComputer, mySeat, online } from "./state.js";
+import { syncScorebar } from "./scorebar.js";
+import { S, otherSide } from "./state.js";
 
 const MIN_TAP_SCALE = 0.85; // px per board unit for 24 px tap targets (slots 28.3 units apart)
 const SIDES = ["left", "right", "up", "down"];
@@ -50,6 +50,7 @@ export function zoom(on, fx, fy) {
     svg.style.removeProperty("max-height");
     if (S.board) svg.style.maxWidth = `${Math.round(S.board.units * 2.5)}px`;
     if (S.board) syncZoomTools();
+    syncScorebar();
     unzoomed();
     return;
   }
@@ -63,6 +64,7 @@ export function zoom(on, fx, fy) {
   const top = box.top + window.scrollY + (fy === undefined ? 0.5 : fy) * box.height - window.innerHeight / 2;
   window.scrollTo({ top: Math.max(0, top) });
   syncZoomTools();
+  syncScorebar();
   zoomed();
 }
 
@@ -171,8 +173,8 @@ function visible() {
   const sc = $("board-scroll");
   const r = sc.getBoundingClientRect();
   const left = sc.scrollLeft, top = sc.scrollTop;
-  // The page scrolled the board's top away: the part below the screen's top edge.
-  const above = Math.max(0, -r.top - sc.clientTop);
+  // The page scrolled the board's top away: the part below the screen's top (its bar's).
+  const above = Math.max(0, Math.max(0, $("scorebar").getBoundingClientRect().bottom) - r.top - sc.clientTop);
   const below = Math.max(0, r.top + sc.clientTop + geo.height - window.innerHeight);
   const lift = Math.max(0, Math.min(above, geo.height - geo.top - 2 * geo.cell));
   return {
@@ -260,17 +262,6 @@ function reveal(side) {
   slot?.scrollIntoView({ behavior: calm ? "auto" : "smooth", inline: across ? "center" : "nearest",
     block: across ? "nearest" : "center" });
   $("board").focus({ preventScroll: true });
-}
-
-/* Whether a seat's lines are the other side's for this page: the computer's, an
-   online opponent's, or any seat's for a page that only watches. Two players on one
-   screen are both this page's. */
-function otherSide(seat) {
-  const st = S.state;
-  if (!st || !S.game) return false;
-  if (isComputer(st, seat)) return true;
-  if (!S.game.token) return true;
-  return online(st) && seat !== mySeat(st);
 }
 
 /* Every event the page applies (anim.js): the other side's lines drawn off

@@ -45,7 +45,7 @@ export async function show(k) {
   $("board").dataset.step = String(k);
   fillStatus($("status"), st);
   fillPieces($("pieces"), st.last_pieces || []);
-  fillPlans($("ai-box"), events.length >= k ? plansOf(events.slice(0, k)) : plansOfState(st));
+  fillPlans($("ai-box"), events.length >= k ? plansOf(events.slice(0, k)) : plansOfState(st), st);
   $("step-desc").textContent = ev ? `Step ${k}: ${describeEvent(ev, names)}` : `Step ${k}`;
   markChart(k);
   $("prev-btn").disabled = k <= 1;

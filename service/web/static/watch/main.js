@@ -15,6 +15,7 @@ import { $, text } from "../common/dom.js";
 import { RECONNECTING, follow as followFeed, unfollow } from "../common/follow.js";
 import { clearError, showError } from "../common/message.js";
 import { fillStatus, namesOf, overResult, seatName } from "../common/panels.js";
+import { play } from "../common/sound.js";
 
 const root = $("watch-root");
 const gameId = root.dataset.gameId;
@@ -59,7 +60,10 @@ function draw(st) {
   }
   root.classList.toggle("is-over", st.over);
   if (st.over) {
-    $("over-result").textContent = overResult(st);
+    const result = overResult(st);
+    $("over-title").textContent = result.title;
+    $("over-result").textContent = result.line;
+    $("replay-link").textContent = "Replay this game";
     $("over").hidden = false;
     document.title = "Squares — watching: game over";
     setLive("Game over.", "ended");
@@ -139,6 +143,8 @@ function onEvent(ev) {
   if (ev.type === "game_over" || ev.type === "game_abandoned") sawOver = true;
   if (ev.type === "seat_claimed") names[ev.data.seat] = ev.data.name;
   caption(ev);
+  if (ev.type === "line_placed") play("other"); // a move, as it arrives (sound on)
+  else if (ev.type === "game_over") play("over");
   seqs.push(ev.seq);
   root.dataset.seqs = seqs.join(" ");
   if (board && state && ev.seq > state.version) board.markStep(ev);
