@@ -19,7 +19,9 @@ The two passes:
 2. the tests marked ``serial``, in one process: those that time the service under
    pressure (beside a busy worker they would time the machine), the one that busies
    every core on purpose, and the Schemathesis fuzz, whose tests share one node id
-   (xdist tells tests apart by node id).
+   (xdist tells tests apart by node id). The first pass notes the files it left serial
+   tests out of: without arguments the second collects those files only, and when
+   there are none it does not run.
 
 The exit status is the first pass's failure, else the second's; a pass that selects
 no test is no failure unless neither selects any (pytest's 5). At the end the 20
@@ -42,7 +44,9 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -50,6 +54,7 @@ import pytest
 from squares_testing.throwaway_postgres import throwaway_postgres
 from squares_testing.throwaway_redis import throwaway_redis
 
+SERIAL_FILES_VAR = "SQUARES_TEST_SERIAL_FILES"  # tests/conftest.py writes it
 MAX_WORKERS = 2
 SLOWEST = 20
 OK = int(pytest.ExitCode.OK)
@@ -108,13 +113,16 @@ def worker_count(args: Sequence[str]) -> list[str]:
             "--no-loadscope-reorder"]
 
 
-def passes(args: Sequence[str]) -> list[list[str]]:
-    """The argument lists of the two pytest runs."""
+def passes(args: Sequence[str], serial_files: Sequence[str] = ()) -> list[list[str]]:
+    """The argument lists of the two pytest runs. `serial_files`: where the first
+    found the serial tests; without arguments the second collects only those."""
     rest, marker = split_marker(args)
     parallel = [*worker_count(args), *rest, "-m", narrowed(marker, "not serial")]
     serial = [*rest, "-m", narrowed(marker, "serial")]
     if not without_xdist(args):
         serial += ["-n", "0"]
+    if not args:
+        serial = [*serial_files, *serial]
     return [parallel, serial]
 
 
@@ -122,16 +130,35 @@ def exits_first(args: Sequence[str]) -> bool:
     return "-x" in args or "--exitfirst" in args
 
 
+def goes_on(code: int, args: Sequence[str]) -> bool:
+    """Whether the second pass runs after the first ended with `code`."""
+    if code == TESTS_FAILED:
+        return not exits_first(args)
+    return code in (OK, NO_TESTS)
+
+
+def run_pass(number: int, args: list[str], durations: Durations) -> int:
+    print(f"\n--- pass {number} of 2: pytest {shlex.join(args)}", flush=True)
+    return int(pytest.main(args, plugins=[durations]))
+
+
 def run_passes(args: Sequence[str]) -> int:
+    """The first pass notes the files of the serial tests it leaves out (tests/conftest.py,
+    `SERIAL_FILES_VAR`): none, and the second does not run."""
     durations = Durations()
-    codes: list[int] = []
-    for number, pass_args in enumerate(passes(args), start=1):
-        print(f"\n--- pass {number} of 2: pytest {shlex.join(pass_args)}", flush=True)
-        code = int(pytest.main(pass_args, plugins=[durations]))
-        codes.append(code)
-        if code not in (OK, TESTS_FAILED, NO_TESTS) or (code == TESTS_FAILED
-                                                         and exits_first(args)):
-            break
+    with tempfile.TemporaryDirectory(prefix="squares-passes-") as tmp:
+        noted = Path(tmp) / "serial-files"
+        os.environ[SERIAL_FILES_VAR] = str(noted)
+        try:
+            codes = [run_pass(1, passes(args)[0], durations)]
+        finally:
+            del os.environ[SERIAL_FILES_VAR]
+        files = sorted(set(noted.read_text().splitlines())) if noted.exists() else []
+    if goes_on(codes[0], args):
+        if files:
+            codes.append(run_pass(2, passes(args, files)[1], durations))
+        else:
+            print("\n--- pass 2 of 2: no serial test among those selected")
     durations.print_slowest()
     return combined(codes)
 

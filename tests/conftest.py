@@ -62,6 +62,7 @@ from tests.databases import (
 )
 
 OWN_FILES_VAR = "SQUARES_TEST_FILES_DIR"  # where the session before put its files
+SERIAL_FILES_VAR = "SQUARES_TEST_SERIAL_FILES"  # scripts/run_tests.py's
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -92,6 +93,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         callspec = getattr(item, "callspec", None)
         if callspec is not None and "postgres" in callspec.params.values():
             item.add_marker(pytest.mark.postgres)
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    """For `scripts/run_tests.py`: the files of the ``serial`` tests its first pass
+    leaves out, one absolute path a line appended to ``$SQUARES_TEST_SERIAL_FILES``,
+    so that its second pass collects those files only (or, none, does not run)."""
+    out = os.environ.get(SERIAL_FILES_VAR)
+    files = sorted({str(item.path) for item in items if item.get_closest_marker("serial")})
+    if out and files:
+        with open(out, "a", encoding="utf-8") as noted:  # one write: workers append too
+            noted.write("".join(f"{name}\n" for name in files))
 
 
 # -- databases -----------------------------------------------------------------------

@@ -1,16 +1,21 @@
 """``./dev test``'s two pytest passes (scripts/run_tests.py): the user's arguments go to
-both, a ``-m`` of theirs narrows both, the serial pass runs in one process, and the
-exit status is the first failure's (no test selected in one pass is none)."""
+both, a ``-m`` of theirs narrows both, the serial pass runs in one process (on the
+files where the first pass left serial tests out, tests/conftest.py notes them), and
+the exit status is the first failure's (no test selected in one pass is none)."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "run_tests.py"
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "scripts" / "run_tests.py"
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +63,34 @@ def test_without_workers_when_xdist_cannot_or_may_not_run(run_tests: ModuleType,
     parallel, serial = run_tests.passes(args)
     assert "-n" not in parallel
     assert ("-n" in serial) == ("--pdb" in args)  # without xdist no -n at all
+
+
+def test_without_arguments_the_serial_pass_collects_the_noted_files_only(
+        run_tests: ModuleType) -> None:
+    files = ["/r/tests/a.py", "/r/tests/b.py"]
+    assert run_tests.passes([], files)[1] == [*files, "-m", "serial", "-n", "0"]
+    # the user's arguments choose what is collected: as given
+    assert run_tests.passes(["-x"], files)[1] == ["-x", "-m", "serial", "-n", "0"]
+
+
+def test_the_first_pass_notes_the_files_of_the_serial_tests_it_leaves_out(
+        run_tests: ModuleType, tmp_path: Path) -> None:
+    noted = tmp_path / "noted"
+    target = REPO / "tests" / "storage" / "test_store_fast_paths.py"  # one serial test
+    env = {**os.environ, run_tests.SERIAL_FILES_VAR: str(noted)}
+    done = subprocess.run([sys.executable, "-m", "pytest", "--co", "-q", "-p", "no:cacheprovider",
+                           "-m", "not serial", str(target)], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert noted.read_text().splitlines() == [str(target)]
+
+
+@pytest.mark.parametrize(("code", "args", "second"), [
+    (0, [], True), (5, [], True), (1, [], True), (1, ["-x"], False), (2, [], False),
+    (3, [], False), (4, [], False)])
+def test_the_second_pass_runs_unless_the_first_was_stopped(
+        run_tests: ModuleType, code: int, args: list[str], second: bool) -> None:
+    assert run_tests.goes_on(code, args) == second
 
 
 @pytest.mark.parametrize(("codes", "status"), [
