@@ -338,10 +338,13 @@ def test_a_game_ended_by_the_computers_turn_says_so_and_shows_that_turn_last(
     open_game(page, game_id, token)
     assert actions[-1] == ("advance",)
     expect(page.locator("#advance-btn")).to_have_text("End turn ⏎")
-    press(page, "#advance-btn")
-    # At once: the computer's turn, the controls waiting.
-    expect(page.locator("#prompt")).to_contain_text("The computer is playing its turn")
-    expect_waiting(page, WAIT_COMPUTER)
+    with page.expect_response(lambda r: r.request.method == "POST"
+                              and r.url.endswith(f"/{game_id}/advance")) as answered:
+        press(page, "#advance-btn")
+        # At once (before the answer): the computer's turn, the controls waiting.
+        expect(page.locator("#prompt")).to_contain_text("The computer is playing its turn")
+        expect_waiting(page, WAIT_COMPUTER)
+    assert answered.value.ok  # the turn is stored: the game read next is over
     state = live_server.get_json(f"/api/games/{game_id}")["state"]
     assert state["over"]
     text = expect_final_words(page, result_words(state, "Ece"))
