@@ -17,7 +17,8 @@ The two passes:
    first, which leaves the browser and server files, few tests each but long, for
    the end, one worker waiting for the other).
 2. the tests marked ``serial``, in one process: those that time the service under
-   pressure (beside a busy worker they would time the machine), the one that busies
+   pressure or a whole game (beside a busy worker they would time the machine; a
+   two-browser online game took 52 s of its 60 there), the one that busies
    every core on purpose, and the Schemathesis fuzz, whose tests share one node id
    (xdist tells tests apart by node id). The first pass notes the files it left serial
    tests out of: without arguments the second collects those files only, and when

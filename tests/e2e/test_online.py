@@ -105,6 +105,7 @@ def synced(page: Any, version: int) -> None:
     expect(board).not_to_have_class(re.compile(r"\banimating\b"))
 
 
+@pytest.mark.serial  # the whole game is timed (under a minute): run alone
 def test_two_browsers_play_online_while_a_third_watches(
     people: dict[str, Browser], live_server: LiveServer, tmp_path: Path
 ) -> None:
