@@ -23,6 +23,7 @@ from .helpers import (
     cursor,
     follow_hint,
     slot,
+    stage,
     start_game,
     version,
     wait_for_new_version,
@@ -122,6 +123,29 @@ def test_the_hint_marks_its_line_and_moves_the_cursor_there(
     else:
         assert hint == "advance"
         expect(page.locator("#advance-btn")).to_have_class(has_classes("hint"))
+
+
+def test_an_action_while_the_page_catches_up_is_played_after_it_not_dropped(
+    page: Any, live_server: LiveServer
+) -> None:
+    """A key pressed while the page reads the game again (its feed was ahead: here the
+    player's hint asked from elsewhere appended hint_used) waits for that read and is
+    then played: it is not lost. Every request is slowed down (0.8 s) so that the
+    press lands inside the read."""
+    game_id = start_game(page, "Deniz", size="9x13", seed=8)
+    token = page.evaluate("JSON.parse(localStorage.getItem('squares.tokens'))")[game_id]["token"]
+    before = version(page)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 800,
+                                                  "downloadThroughput": -1,
+                                                  "uploadThroughput": -1})
+    with page.expect_request(lambda r: r.method == "GET"
+                             and r.url.endswith(f"/api/games/{game_id}")):
+        live_server.get_json(f"/api/games/{game_id}/hint", token)  # hint_used: one on
+    page.keyboard.press("Enter")  # the read is under way: the page is busy
+    assert wait_for_new_version(page, before + 1) == before + 2  # the advance, played
+    assert stage(page) == 2
 
 
 def test_a_computer_turn_left_pending_is_played_when_the_page_opens(

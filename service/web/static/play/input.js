@@ -7,7 +7,7 @@ import { pt } from "../common/captions.js";
 import { $ } from "../common/dom.js";
 import { seatName } from "../common/panels.js";
 import { applyMoveResult } from "./anim.js";
-import { catchUpSoon, kick } from "./live.js";
+import { catchUpSoon, kick, untilCaughtUp } from "./live.js";
 import { clearMessage, flash, render, showPlaying } from "./panel.js";
 import { S, canPlay, gameUrl, isComputer, online, recordSeqs } from "./state.js";
 import { keepInView } from "./inview.js";
@@ -37,6 +37,7 @@ async function sendMove(path, body) {
 }
 
 export async function act(kind, x, y) {
+  if (S.busy) await untilCaughtUp();
   const st = S.state;
   if (!S.game || !st || S.busy) return;
   if (!S.game.token) {

@@ -18,6 +18,7 @@ import { S, gameUrl } from "./state.js";
 const pending = new Map(); // seq -> event from the feed, not applied yet
 let due = false; // a catch-up was asked for (a conflict, a reconnect)
 let running = false;
+let caughtUp = Promise.resolve(); // settles when the running catch-up ends
 
 const ahead = () => S.state && [...pending.keys()].some((seq) => seq > S.state.version);
 
@@ -69,6 +70,13 @@ export function catchUpSoon() {
   kick();
 }
 
+/* Resolves once no catch-up runs: a player's action that comes in while the page
+   reads the game again (the feed was ahead, e.g. its own hint_used) waits for it
+   instead of being dropped. */
+export async function untilCaughtUp() {
+  for (let i = 0; i < 5 && running; i++) await caughtUp;
+}
+
 /* Called whenever the page may have become free: apply what is waiting. */
 export function kick() {
   if (!S.state || !S.game) return;
@@ -84,6 +92,8 @@ export function kick() {
 
 async function catchUp() {
   const game = S.game;
+  let settle;
+  caughtUp = new Promise((resolve) => { settle = resolve; });
   running = true;
   S.busy = true;
   try {
@@ -118,6 +128,7 @@ async function catchUp() {
   } finally {
     running = false;
     S.busy = false;
+    settle();
   }
   if (S.game === game) kick();
 }
