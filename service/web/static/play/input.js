@@ -109,6 +109,7 @@ export async function computerToMove(st) {
 }
 
 async function hint() {
+  if (S.busy) await untilCaughtUp();
   if (!S.game || !S.state || S.busy || !canPlay(S.state)) return;
   if (!S.state.hints) {
     flash("Hints are off in this game.", "error", "hints_off");

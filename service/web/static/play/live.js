@@ -70,9 +70,9 @@ export function catchUpSoon() {
   kick();
 }
 
-/* Resolves once no catch-up runs: a player's action that comes in while the page
-   reads the game again (the feed was ahead, e.g. its own hint_used) waits for it
-   instead of being dropped. */
+/* Resolves once no catch-up runs: a player's action (a move, a hint) that comes in
+   while the page reads the game again (the feed was ahead, e.g. its own hint_used)
+   waits for it instead of being dropped. */
 export async function untilCaughtUp() {
   for (let i = 0; i < 5 && running; i++) await caughtUp;
 }
