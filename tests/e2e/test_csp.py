@@ -203,3 +203,19 @@ def test_no_other_site_can_frame_a_page(csp_page: tuple[Any, Watch],
     expect(page.frame_locator("#f").locator("#start-form")).to_have_count(0)
     child = page.frames[1]
     assert not child.url.startswith(live_server.base_url), child.url
+
+
+def test_the_watched_pages_note_a_request_that_leaves_the_app(
+        browser: Any, live_server: LiveServer) -> None:
+    """The check every browser test relies on (`watch_page`): a request to another
+    host is noted, ours and the streams server's are not."""
+    errors: list[str] = []
+    with browser_context(browser, live_server.base_url) as context:
+        page = watch_page(context.new_page(), live_server.base_url, errors)
+        page.goto("/highscores")
+        page.wait_for_selector("#highscores-table")
+        assert errors == []
+        page.evaluate("""() => { const i = new Image(); i.src = "http://192.0.2.7/x.png";
+                                 document.body.appendChild(i); }""")
+        page.wait_for_timeout(200)
+    assert errors == ["external request: http://192.0.2.7/x.png"], errors
