@@ -152,8 +152,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory,
     # (tests/api/test_public_surface.py checks them), nor a cap on the games one
     # address has going (tests/api/test_retention.py): `start_server`'s defaults.
     # Every browser here is on 127.0.0.1: trusting one proxy lets a test give a
-    # browser context an address of its own (``X-Forwarded-For`` in its
-    # ``extra_http_headers``), so two spectators count as two viewers.
+    # browser context an address of its own (an ``X-Forwarded-For`` its requests
+    # get on the way, tests/e2e/test_online.py), so two spectators count as two viewers.
     server = start_server(url, log_path=tmp / "server.log",
                           env={"SQUARES_TRUSTED_PROXIES": "1", "SQUARES_ANALYST": "0"})
     try:

@@ -49,9 +49,12 @@ class Browser:
                  address: str | None = None):
         # `address`: the client address the server sees (the e2e server trusts one
         # proxy's X-Forwarded-For), so that each person counts as one viewer.
-        headers = {"X-Forwarded-For": address} if address else {}
-        self.context = new_context(browser, live_server.base_url, bypass_csp=False,
-                                   extra_http_headers=headers)
+        self.context = new_context(browser, live_server.base_url, bypass_csp=False)
+        if address:
+            # Added on the way, as the proxy adds it: sent by the page itself, the
+            # header would need a CORS preflight to the streams server's origin.
+            self.context.route("**/*", lambda route: route.continue_(
+                headers={**route.request.headers, "x-forwarded-for": address}))
         self.page = self.context.new_page()
         self.problems: list[str] = []
         self.live_requests: list[str] = []  # every request for a live feed
