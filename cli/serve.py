@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from service.ops.settings import Settings
+from service.serve.app_server import THREADS, WORKERS
 
 from .context import AppContext, pass_app
 from .output import safe_url
@@ -22,9 +23,9 @@ from .output import safe_url
               help="The app's port: pages and the API.")
 @click.option("--live-port", type=click.IntRange(1, 65535), default=None,
               help="The live streams' port.  [default: --port + 1]")
-@click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64),
+@click.option("--workers", default=WORKERS, show_default=True, type=click.IntRange(1, 64),
               help="App server worker processes.")
-@click.option("--threads", default=4, show_default=True, type=click.IntRange(1, 256),
+@click.option("--threads", default=THREADS, show_default=True, type=click.IntRange(1, 256),
               help="Request threads per app worker (open live streams need none).")
 @pass_app
 def serve(app: AppContext, host: str, port: int, live_port: int | None, workers: int,
