@@ -104,8 +104,10 @@ def live_origin() -> str:
 
 
 def add_security_headers(response: Response) -> Response:
+    headers = response.headers
     for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
+        if name not in headers:  # werkzeug's setdefault raises and catches a KeyError
+            headers[name] = value
     if settings.of_app(current_app).live_url not in ("", live_url.SAME_ORIGIN):
         response.headers["Content-Security-Policy"] = content_security_policy(live_origin())
     return response
