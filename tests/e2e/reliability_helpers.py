@@ -32,12 +32,13 @@ def database(backend: str, tmp_path: Path) -> Iterator[str]:
 
 @contextlib.contextmanager
 def served(backend: str, tmp_path: Path, workers: int = 2,
-           threads: int = 32) -> Iterator[Server]:
+           threads: int | None = None) -> Iterator[Server]:
     """The server as ``squares serve`` runs it, `workers` processes, on a migrated
-    fresh database; always stopped. `threads`: request threads per worker."""
+    fresh database; always stopped. `threads`: request threads per worker (None:
+    squares serve's default, as shipped)."""
+    extra = [] if threads is None else ["--threads", str(threads)]
     with database(backend, tmp_path) as url, running_server(
-        url, log_path=tmp_path / "serve.log", workers=workers,
-        extra_args=["--threads", str(threads)]
+        url, log_path=tmp_path / "serve.log", workers=workers, extra_args=extra
     ) as server:
         yield server
 
