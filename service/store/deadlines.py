@@ -5,7 +5,7 @@ The server's ``statement_timeout`` ends a slow statement, and TCP keepalives wit
 Neither helps when the server process is frozen (SIGSTOP, a stuck host whose kernel
 still answers): its kernel acknowledges every packet, and the driver waits for an
 answer without limit. So every round trip of a request's engine is watched (a
-statement, a commit or rollback, the pool's pre-ping): one thread looks every
+statement, a commit or rollback, the ping of an idle pooled connection): one thread looks every
 `TICK_S`, and a round trip past its deadline has its socket shut down. The driver
 then fails at once with a lost connection, which the pool drops and the API answers
 with 503 ``unavailable``; once the server answers again, new connections work.
@@ -79,7 +79,7 @@ WATCHDOG = Watchdog()
 def watch(engine: Engine, statement_s: float, ping_s: float,
           watchdog: Watchdog = WATCHDOG) -> None:
     """Watch every round trip of `engine`'s connections: statements and commits or
-    rollbacks for `statement_s`, the pool's pre-ping for `ping_s`."""
+    rollbacks for `statement_s`, the ping of an idle pooled connection for `ping_s`."""
 
     @event.listens_for(engine, "before_cursor_execute")
     def _before(_conn: Any, cursor: Any, *_: Any) -> None:

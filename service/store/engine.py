@@ -32,6 +32,7 @@ from weakref import WeakKeyDictionary
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DisconnectionError
 
 from .deadlines import watch
 from .urls import absolute_sqlite_url, ensure_sqlite_dir, sqlalchemy_url
@@ -46,7 +47,7 @@ class Patience:
     pool_s: float  # for a free pooled connection
     statement_s: float | None  # PostgreSQL's statement_timeout (None: none)
     deadline_s: float | None  # a round trip, on the client (`deadlines`; None: none)
-    ping_s: float  # the pool's pre-ping, on the client
+    ping_s: float  # the ping of an idle pooled connection (`ping_after_idle`), on the client
 
 
 REQUEST = Patience(lock_s=5.0, connect_s=2, pool_s=4.0, statement_s=3.0, deadline_s=4.0,
@@ -54,6 +55,8 @@ REQUEST = Patience(lock_s=5.0, connect_s=2, pool_s=4.0, statement_s=3.0, deadlin
 ADMIN = Patience(lock_s=30.0, connect_s=10, pool_s=30.0, statement_s=None, deadline_s=None,
                  ping_s=10.0)
 SQLITE_BUSY_TIMEOUT_MS = round(REQUEST.lock_s * 1000)
+PING_AFTER_IDLE_S = 1.0  # PostgreSQL: a pooled connection idle this long is pinged
+_RETURNED_AT = "squares_returned_at"  # a pooled connection's info: back in the pool then
 _PATIENCE: WeakKeyDictionary[Engine, Patience] = WeakKeyDictionary()
 # TCP keepalives: a connection whose host or network went away fails within ~10 s,
 # also an idle pooled one (libpq's parameters)
@@ -84,12 +87,39 @@ def make_engine(url: str, patience: Patience = REQUEST, synchronous: str = "FULL
     connect_args: dict[str, Any] = {"connect_timeout": patience.connect_s, **PG_KEEPALIVES}
     if patience.statement_s is not None:
         connect_args["options"] = f"-c statement_timeout={round(patience.statement_s * 1000)}"
-    engine = create_engine(url, json_serializer=_json_dumps, pool_pre_ping=True,
+    engine = create_engine(url, json_serializer=_json_dumps,
                            pool_timeout=patience.pool_s, connect_args=connect_args)
     if patience.deadline_s is not None:
         watch(engine, patience.deadline_s, patience.ping_s)
+    ping_after_idle(engine)
     _PATIENCE[engine] = patience
     return engine
+
+
+def ping_after_idle(engine: Engine, idle_s: float = PING_AFTER_IDLE_S) -> None:
+    """The pool's pre-ping (a round trip before a connection is lent), only for a
+    connection that has been back in the pool for `idle_s` or more. Under load a
+    connection goes out again within milliseconds, and ``pool_pre_ping``'s round trip
+    on every loan cost about 10 % of PostgreSQL's moves/s (docs/figures.md). A
+    connection lent without a ping that finds the server gone fails its first
+    statement: that request answers 503, and SQLAlchemy then recycles every pooled
+    connection as old as it. A ping that fails (`do_ping`, under the round-trip
+    deadline of `deadlines`) gets a new connection instead, as ``pool_pre_ping``'s
+    does (the pool's ``checkout`` event)."""
+
+    @event.listens_for(engine, "checkin")
+    def _returned(_dbapi_connection: Any, record: Any) -> None:
+        record.info[_RETURNED_AT] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _lend(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        returned = record.info.get(_RETURNED_AT)  # none: connected just now
+        if returned is None or time.monotonic() - returned < idle_s:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except Exception as exc:  # noqa: BLE001 - any failure: a new connection
+            raise DisconnectionError(f"a pooled connection failed its ping: {exc}") from exc
 
 
 def patience_of(engine: Engine) -> Patience:

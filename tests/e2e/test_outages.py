@@ -4,7 +4,8 @@ PostgreSQL stopped for 5 s under load (a cluster of this test's own, so that it 
 be stopped and started again on the same port and data directory): every answer is a
 normal one or a 503 ``unavailable`` with ``Retry-After`` (never a 500), no request
 takes 10 s, ``/readyz`` answers 503 naming only the failing part, and once PostgreSQL
-is back the same workers play on (pool pre-ping) and nothing acknowledged is lost.
+is back the same workers play on (the pool's ping of an idle connection, and its
+recycling after a failed statement) and nothing acknowledged is lost.
 
 A full SQLite disk (the file on a 4 MiB tmpfs, filled up; root only): a move answers
 503 ``unavailable``, nothing of it is stored, and once there is room again moves
