@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/live.py --watchers 5000     # SQLite (a temp file)
     .venv/bin/python benchmarks/live.py --postgres          # a throwaway local PostgreSQL
-    .venv/bin/python benchmarks/live.py --quick             # 200 watchers, 3 s: a smoke run
+    .venv/bin/python benchmarks/live.py --quick             # 200 watchers, 1.5 s: a smoke run
     .venv/bin/python benchmarks/live.py --spectators        # streams with ?viewers=1
     .venv/bin/python benchmarks/live.py --server-command C  # C, not squares serve: comparisons only
 
@@ -66,7 +66,7 @@ from squares_testing.processes import child_pids, cpu_seconds, descendants, stat
 from squares_testing.server import Server, launch, squares_command
 from squares_testing.stats import percentile
 
-QUICK = {"watchers": 200, "seconds": 3.0, "baseline_seconds": 1.5, "quiet_games": 10,
+QUICK = {"watchers": 200, "seconds": 1.5, "baseline_seconds": 0.75, "quiet_games": 10,
          "open_timeout": 5.0, "drain_seconds": 2.0, "request_timeout": 2.0}
 FULL = {"watchers": 5000, "seconds": 20.0, "baseline_seconds": 5.0, "quiet_games": 200,
         "open_timeout": 10.0, "drain_seconds": 10.0, "request_timeout": 5.0}

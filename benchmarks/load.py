@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/load.py                  # SQLite, 2 workers, 32 clients, 20 s
     .venv/bin/python benchmarks/load.py --postgres       # a throwaway local PostgreSQL
-    .venv/bin/python benchmarks/load.py --quick          # CI-sized: 8 clients, 3 s (--short)
+    .venv/bin/python benchmarks/load.py --quick          # CI-sized: 8 clients, 1.5 s (--short)
     .venv/bin/python benchmarks/load.py --workers 1 --profile /tmp/prof --profile-clock cpu
 
 The script migrates a fresh database (a temp SQLite file, or a database in a
@@ -268,9 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     _results.add_json_option(parser)
     args = parser.parse_args(argv)
     if args.quick:
-        args.clients, args.seconds = min(args.clients, 8), min(args.seconds, 3.0)
+        args.clients, args.seconds = min(args.clients, 8), min(args.seconds, 1.5)
     if args.healthz_seconds is None:
-        args.healthz_seconds = max(2.0, min(5.0, args.seconds / 4))
+        args.healthz_seconds = 1.0 if args.quick else max(2.0, min(5.0, args.seconds / 4))
     return run(args)
 
 

@@ -1,7 +1,7 @@
 """The app server candidates side by side (issue 36): what each adds to a request.
 
     .venv/bin/python benchmarks/servers.py            # 2,000 requests of each kind
-    .venv/bin/python benchmarks/servers.py --quick    # 200
+    .venv/bin/python benchmarks/servers.py --quick    # 100
 
 The same WSGI app (`service.serve.app_server.create`, as ``squares serve`` runs it)
 under each candidate, one worker with 4 threads, on a fresh SQLite file; one
@@ -108,9 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=None,
                         help="requests of each kind (2,000)")
-    _results.add_run_options(parser, quick="200 requests of each kind")
+    _results.add_run_options(parser, quick="100 requests of each kind")
     args = parser.parse_args(argv)
-    requests = args.requests or (200 if args.quick else 2000)
+    requests = args.requests or (100 if args.quick else 2000)
     results: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="squares-servers-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'squares.db'}"

@@ -29,7 +29,7 @@ from playwright.sync_api import expect
 from squares_testing.play import play_hints
 
 from .conftest import LiveServer, new_context, screenshot, watch_page
-from .helpers import BOARD, slot
+from .helpers import BOARD, NEWER_AND_DRAWN, slot
 from .test_csp import poll
 
 pytestmark = pytest.mark.e2e
@@ -102,10 +102,10 @@ def people(browser: Any, live_server: LiveServer) -> Iterator[dict[str, Browser]
 
 
 def synced(page: Any, version: int) -> None:
-    """Wait until the play page shows `version`, with no animation running."""
-    board = page.locator(BOARD)
-    expect(board).to_have_attribute("data-version", str(version))
-    expect(board).not_to_have_class(re.compile(r"\banimating\b"))
+    """Wait until the play page shows `version`, drawn whole: a turn still animated is
+    skipped (`NEWER_AND_DRAWN`; the animation has tests of its own)."""
+    poll(page, NEWER_AND_DRAWN, version - 1)
+    expect(page.locator(BOARD)).to_have_attribute("data-version", str(version))
 
 
 @pytest.mark.serial  # the whole game is timed (under a minute): run alone
@@ -247,9 +247,7 @@ def test_two_browsers_play_online_while_a_third_watches(
         else:
             mover.click("#advance-btn")
         actions[seat] += 1
-        poll(mover, """v => { const b = document.querySelector('#board');
-                       return Number(b.dataset.version) > v && !b.classList.contains('animating'); }""",
-             state["version"])
+        poll(mover, NEWER_AND_DRAWN, state["version"])
     else:
         raise AssertionError("the game did not end within 100 actions")
     assert actions[1] > 0 and actions[2] > 0, actions
