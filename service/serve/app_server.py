@@ -39,14 +39,18 @@ STOP_GRACE_S = 3  # requests still running then are cut off (ours take well unde
 
 def create() -> Any:
     """The WSGI app of one worker (granian's ``--factory`` target), on the
-    environment's settings."""
-    from ..http.app import create_app
-    from ..ops import logs
-    from ..ops.settings import Settings
+    environment's settings. A stop signal that comes while it loads is kept
+    (`late_stop`)."""
+    from .late_stop import kept_while_loading
 
-    settings = Settings.from_env()
-    logs.configure(settings.log_format)
-    return create_app(settings=settings)
+    with kept_while_loading():
+        from ..http.app import create_app
+        from ..ops import logs
+        from ..ops.settings import Settings
+
+        settings = Settings.from_env()
+        logs.configure(settings.log_format)
+        return create_app(settings=settings)
 
 
 FACTORY = "service.serve.app_server:create"

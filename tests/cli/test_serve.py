@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from service.serve import app_server, live_url, supervisor
 from service.store.migrations import head_revisions
 from squares_testing.client import ApiClient
+from squares_testing.net import free_port, http_get_status
 from squares_testing.processes import child_pids
 from squares_testing.server import serving
 from tests.cli.conftest import SQUARES, Run
@@ -54,6 +56,34 @@ def test_sigterm_stops_every_process_within_seconds(db_url: str, tmp_path: Path)
         assert server.proc.wait(timeout=15) == 0
         assert time.monotonic() - started < 10
         assert not any(Path(f"/proc/{pid}").exists() and _cmdline(pid) for pid in processes)
+
+
+@pytest.mark.serial  # the app loads well within the kill timeout only on a quiet machine
+def test_sigterm_while_the_app_workers_load_stops_them_without_a_kill(
+        sqlite_database_url: str, tmp_path: Path) -> None:
+    """granian installs a worker's stop handler once the app is loaded: a SIGTERM that
+    came before was lost, and the worker waited to be killed (service/serve/late_stop.py)."""
+    port = free_port()
+    err = tmp_path / "granian.log"
+    with err.open("wb") as stderr:
+        proc = subprocess.Popen(app_server.command("127.0.0.1", port), stdout=stderr,
+                                stderr=subprocess.STDOUT,
+                                env={**os.environ, "DATABASE_URL": sqlite_database_url})
+    try:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while len(child_pids(proc.pid)) < app_server.WORKERS:
+            assert time.monotonic() < deadline and proc.poll() is None, err.read_text()
+            time.sleep(0.01)
+        assert http_get_status(port, "/healthz", timeout=0.2) is None  # still loading
+        started = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+        took = time.monotonic() - started
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "refused to gracefully stop" not in err.read_text(), err.read_text()
+    assert took < app_server.STOP_GRACE_S, took
 
 
 def _cmdline(pid: int) -> list[str]:
