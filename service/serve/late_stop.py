@@ -7,7 +7,9 @@ granian's master, which does nothing in a worker: the worker then served on and 
 for a signal that had come already, until the master killed it ``--workers-kill-timeout``
 later. That made about half of the stops right after a start take 3 s instead of 0.04 s
 (docs/figures.md). `kept_while_loading` notes such a signal and sends it to the worker
-again until the worker's own handler, installed by then, stops it.
+again until the worker's own handler, installed by then, stops it. (A signal in the few
+milliseconds between the worker's fork and the factory is still lost: only granian can
+close that window.)
 """
 
 from __future__ import annotations
