@@ -64,15 +64,15 @@ def test_sigterm_while_the_app_workers_load_stops_them_without_a_kill(
     """granian installs a worker's stop handler once the app is loaded: a SIGTERM that
     came before was lost, and the worker waited to be killed (service/serve/late_stop.py)."""
     port = free_port()
-    err = tmp_path / "granian.log"
-    with err.open("wb") as stderr:
-        proc = subprocess.Popen(app_server.command("127.0.0.1", port), stdout=stderr,
+    log = tmp_path / "granian.log"
+    with log.open("wb") as output:
+        proc = subprocess.Popen(app_server.command("127.0.0.1", port), stdout=output,
                                 stderr=subprocess.STDOUT,
                                 env={**os.environ, "DATABASE_URL": sqlite_database_url})
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
         while len(child_pids(proc.pid)) < app_server.WORKERS:
-            assert time.monotonic() < deadline and proc.poll() is None, err.read_text()
+            assert time.monotonic() < deadline and proc.poll() is None, log.read_text()
             time.sleep(0.01)
         # Into the app's import (about 1 s), past the fork: a signal in the few ms
         # between the fork and the factory is still lost (granian's master's handler).
@@ -85,7 +85,7 @@ def test_sigterm_while_the_app_workers_load_stops_them_without_a_kill(
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert "refused to gracefully stop" not in err.read_text(), err.read_text()
+    assert "refused to gracefully stop" not in log.read_text(), log.read_text()
     assert took < app_server.STOP_GRACE_S, took
 
 

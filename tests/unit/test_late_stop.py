@@ -4,6 +4,7 @@ Each case runs in a process of its own: the signal goes to that process's main t
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import textwrap
@@ -35,7 +36,7 @@ def run(case: str) -> str:
 
 
 def test_a_stop_received_while_loading_reaches_the_handler_installed_after() -> None:
-    assert run("stopped") == f"[{int(__import__('signal').SIGTERM)}]"
+    assert run("stopped") == f"[{int(signal.SIGTERM)}]"
 
 
 def test_without_a_stop_nothing_is_sent() -> None:
