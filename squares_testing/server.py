@@ -190,13 +190,20 @@ class Server:
         while group_alive(pgid) and time.monotonic() < deadline:
             time.sleep(0.05)
 
-    def log_tail(self, chars: int = 4000) -> str:
-        tails = []
+    def _logs(self) -> list[str]:
+        texts = []
         for path in (self.log_path, self.err_path):
             if path is not None:
                 with contextlib.suppress(OSError):
-                    tails.append(path.read_text(errors="replace")[-chars:])
-        return "\n".join(tails)
+                    texts.append(path.read_text(errors="replace"))
+        return texts
+
+    def log_text(self) -> str:
+        """The whole log (and stderr's file, when apart)."""
+        return "\n".join(self._logs())
+
+    def log_tail(self, chars: int = 4000) -> str:
+        return "\n".join(text[-chars:] for text in self._logs())
 
 
 def launch(command: Callable[[int], Sequence[str] | str], *, log_path: Path,
@@ -228,7 +235,9 @@ def launch(command: Callable[[int], Sequence[str] | str], *, log_path: Path,
         except RuntimeError as exc:
             server.stop()
             last_error = exc
-            if "already in use" not in server.log_tail():
+            # the whole log: with RUST_BACKTRACE set, granian's backtrace after the
+            # bind error is longer than a log tail
+            if "already in use" not in server.log_text():
                 break
     assert last_error is not None
     raise last_error
