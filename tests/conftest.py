@@ -93,6 +93,44 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         callspec = getattr(item, "callspec", None)
         if callspec is not None and "postgres" in callspec.params.values():
             item.add_marker(pytest.mark.postgres)
+    items[:] = spread_waiting_files(items)
+
+
+WAITING_DIR = "live"  # its tests mostly wait for streams and counts: little CPU
+BUSY_DIR = "e2e"  # browsers and servers: the suite's CPU
+
+
+def spread_waiting_files(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The items with the files of ``tests/live/`` spread evenly among those of
+    ``tests/e2e/``, each file's items together and in order. `scripts/run_tests.py`'s
+    first pass hands whole files to its two workers in this order: in the order
+    collected, both workers reached the waiting files together and left the
+    machine's cores idle for half a minute."""
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(str(item.path), []).append(item)
+
+    def in_dir(path: str, name: str) -> bool:
+        return Path(path).parent.name == name and Path(path).parent.parent.name == "tests"
+
+    waiting = [path for path in files if in_dir(path, WAITING_DIR)]
+    busy = [path for path in files if in_dir(path, BUSY_DIR)]
+    if not waiting or not busy:
+        return items
+    step = max(1, len(busy) // (len(waiting) + 1))
+    merged: list[str] = []
+    pending = list(waiting)
+    for n, path in enumerate(busy, start=1):
+        merged.append(path)
+        if n % step == 0 and pending:
+            merged.append(pending.pop(0))
+    merged += pending
+    order = []
+    for path in files:
+        if path in waiting:
+            continue
+        order += merged if path == busy[0] else [] if path in busy else [path]
+    return [item for path in order for item in files[path]]
 
 
 def pytest_deselected(items: list[pytest.Item]) -> None:
