@@ -103,6 +103,7 @@ def test_the_app_servers_command_line() -> None:
     assert argv[argv.index("--factory") + 1] == "service.serve.app_server:create"
     assert argv[argv.index("--workers") + 1] == "3"
     assert argv[argv.index("--blocking-threads") + 1] == "6"
+    assert argv[argv.index("--runtime-mode") + 1] == "st"  # the cheaper runtime here
     assert argv[argv.index("--host") + 1] == "0.0.0.0"
     assert argv[argv.index("--port") + 1] == "8000"
     assert argv[argv.index("--http1-header-read-timeout") + 1] == "10000"
