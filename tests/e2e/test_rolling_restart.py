@@ -35,6 +35,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,7 +97,8 @@ def cluster(postgres_template: str, tmp_path: Path) -> Iterator[Cluster]:
     with fresh_postgres_database(postgres_template, prefix="squares_rolling") as url:
         c = Cluster(url, tmp_path, {})
         try:
-            a, b = c.start("A"), c.start("B")
+            with ThreadPoolExecutor(2) as pool:  # each start mostly waits: both at once
+                a, b = pool.map(c.start, ("A", "B"))
             with running_nginx([f"{HOST}:{a.port}", f"{HOST}:{b.port}"],
                                logs_to=tmp_path / "nginx") as nginx:
                 c.nginx = nginx
