@@ -19,9 +19,8 @@ The two passes:
 2. the tests marked ``serial``, in one process: those that time the service under
    pressure or a whole game (beside a busy worker they would time the machine; a
    two-browser online game took 52 s of its 60 there), the one that busies
-   every core on purpose, and the Schemathesis fuzz, whose tests share one node id
-   (xdist tells tests apart by node id). The first pass notes the files it left serial
-   tests out of: without arguments the second collects those files only, and when
+   every core on purpose. The first pass notes the files it left serial tests out
+   of: without arguments the second collects those files only, and when
    there are none it does not run.
 
 The exit status is the first pass's failure, else the second's; a pass that selects

@@ -24,11 +24,12 @@ from .helpers import CheckedClient
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Keep each operation's collected `test_fuzz_api` function (before -k or -m
-    deselect any) for the fuzz count check of tests/api/test_fuzz.py."""
+    """Keep each operation's collected fuzz test function (before -k or -m deselect
+    any) for the fuzz count check of tests/api/test_fuzz.py."""
     for item in items:
-        if isinstance(item, pytest.Function) and item.originalname == "test_fuzz_api":
-            item.module.BUILT[item.module.operation_of(item)] = item.obj
+        module = getattr(item, "module", None)
+        if module is not None and hasattr(module, "is_fuzz_item") and module.is_fuzz_item(item):
+            module.BUILT[module.operation_of(item)] = item.obj
 
 
 def checked(app: Flask) -> Flask:

@@ -8,9 +8,11 @@ two_players and a computer_vs_computer game, all small) lets a share of the case
 reach real games: their generated ``game_id`` (and ``Authorization``, and a replay
 ``step``) are swapped for real ones, deterministically by case number.
 
+Each operation has a test function of its own, ``test_fuzz_api_<method>_<path>``
+(`fuzz_test`), so that each has a node id of its own and the file runs under xdist.
 `test_fuzz_made_enough_requests` checks that at least `MIN_REQUESTS` requests were
 made over all operations and that each answered some 2xx. It does not depend on the
-order or the choice of the tests: an operation whose `test_fuzz_api` has not run yet
+order or the choice of the tests: an operation whose fuzz test has not run yet
 (the check runs first, or alone) is fuzzed by the check itself, with the very test
 function Schemathesis built for pytest: the one collected in this session (`BUILT`,
 kept by ``tests/api/conftest.py`` before any test is deselected), else one collected
@@ -20,6 +22,7 @@ unexpected methods of a path, so the collected function comes first.)
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -42,18 +45,13 @@ from service.store import migrate
 from tests.apps import app_for_tests
 from tests.factories import GameFactory
 
-# Schemathesis gives every operation's test the one node id `test_fuzz_api`, and xdist
-# tells tests apart by node id: under it one of them would run. scripts/run_tests.py
-# runs this file in its pass without xdist.
-pytestmark = pytest.mark.serial
-
 MIN_REQUESTS = 1000
 EXAMPLES_PER_OPERATION = 100  # plus Schemathesis' explicit/coverage cases
 CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance]
 
 REQUESTS: Counter[str] = Counter()  # operation label -> requests made
 STATUSES: Counter[tuple[str, int]] = Counter()  # (operation label, status) -> answers
-BUILT: dict[str, Callable[..., None]] = {}  # operation label -> its collected test_fuzz_api
+BUILT: dict[str, Callable[..., None]] = {}  # operation label -> its collected fuzz test
 
 
 @dataclass(frozen=True)
@@ -145,30 +143,51 @@ def fuzz_case(case: Case, games: list[Seeded]) -> None:
     STATUSES[case.operation.label, response.status_code] += 1
 
 
-@schema.parametrize()
-@FUZZ_SETTINGS
-def test_fuzz_api(case: Case, seeded: list[Seeded]) -> None:
-    fuzz_case(case, seeded)
+FUZZ_PREFIX = "test_fuzz_api_"  # then the operation, e.g. test_fuzz_api_post_api_games
+
+
+def fuzz_test(method: str, path: str) -> Callable[..., None]:
+    """The fuzz test of one operation. A test function each, not one for the whole
+    schema: Schemathesis gives every operation of one function's the same node id, and
+    xdist tells tests apart by node id (under it only one of them would run)."""
+    @schema.include(method=method, path=path).parametrize()
+    @FUZZ_SETTINGS
+    def test(case: Case, seeded: list[Seeded]) -> None:
+        fuzz_case(case, seeded)
+
+    return test
+
+
+OPERATIONS = [result.ok() for result in schema.get_all_operations()]
+for _operation in OPERATIONS:
+    _name = re.sub(r"\W+", "_", f"{_operation.method} {_operation.path}").strip("_").lower()
+    globals()[FUZZ_PREFIX + _name] = fuzz_test(_operation.method.upper(), _operation.path)
 
 
 def operation_of(item: pytest.Function) -> str:
-    """The operation label of a `test_fuzz_api` item."""
-    return item.name.removeprefix("test_fuzz_api[").removesuffix("]")
+    """The operation label of a fuzz test's item (``<function>[<label>]``)."""
+    return item.name.split("[", 1)[1].removesuffix("]")
+
+
+def is_fuzz_item(item: pytest.Item) -> bool:
+    return isinstance(item, pytest.Function) and item.originalname.startswith(FUZZ_PREFIX)
 
 
 def fuzzers(module: pytest.Module) -> dict[str, Callable[..., None]]:
-    """Each operation's `test_fuzz_api`, as Schemathesis builds it for pytest (the
-    module's collector asked again): operation label -> test function."""
-    (collector,) = (node for node in module.collect() if node.name == "test_fuzz_api")
-    assert isinstance(collector, pytest.Collector)
-    return {operation_of(item): item.obj
-            for item in collector.collect() if isinstance(item, pytest.Function)}
+    """Each operation's fuzz test, as Schemathesis builds it for pytest (the module's
+    collector asked again): operation label -> test function."""
+    built = {}
+    for collector in module.collect():
+        if isinstance(collector, pytest.Collector) and collector.name.startswith(FUZZ_PREFIX):
+            built.update((operation_of(item), item.obj) for item in collector.collect()
+                         if isinstance(item, pytest.Function))
+    return built
 
 
 def test_fuzz_made_enough_requests(seeded: list[Seeded], request: pytest.FixtureRequest) -> None:
-    operations = [result.ok().label for result in schema.get_all_operations()]
+    operations = [operation.label for operation in OPERATIONS]
     missing = [label for label in operations if label not in REQUESTS]
-    if missing:  # test_fuzz_api has not run for these (yet): fuzz them here
+    if missing:  # their fuzz tests have not run (yet): fuzz them here
         built = BUILT if set(missing) <= set(BUILT) else fuzzers(request.node.getparent(
             pytest.Module))
         for label in missing:
