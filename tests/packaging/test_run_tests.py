@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -100,3 +101,23 @@ def test_the_second_pass_runs_unless_the_first_was_stopped(
 def test_the_exit_status_is_the_first_failure(run_tests: ModuleType, codes: list[int],
                                               status: int) -> None:
     assert run_tests.combined(codes) == status
+
+
+def test_the_waiting_files_are_spread_among_the_browser_files() -> None:
+    """The first pass's order (`tests.conftest.spread_waiting_files`): each file of
+    tests/live/ after every few of tests/e2e/, every item kept, each file's together."""
+    from types import SimpleNamespace
+
+    from tests.conftest import spread_waiting_files
+
+    names = ["api/a", *(f"e2e/e{n}" for n in range(1, 7)), "live/l1", "live/l2", "unit/u"]
+    items: Any = [SimpleNamespace(path=Path(f"/repo/tests/{name}.py"), n=n)
+                  for name in names for n in range(2)]
+    ordered = spread_waiting_files(items)
+    files = [str(item.path).removeprefix("/repo/tests/").removesuffix(".py")
+             for item in ordered[::2]]
+    assert files == ["api/a", "e2e/e1", "e2e/e2", "live/l1", "e2e/e3", "e2e/e4", "live/l2",
+                     "e2e/e5", "e2e/e6", "unit/u"]
+    assert sorted(map(id, ordered)) == sorted(map(id, items))
+    assert all(a.path == b.path and (a.n, b.n) == (0, 1)
+               for a, b in zip(ordered[::2], ordered[1::2], strict=True))
