@@ -7,7 +7,8 @@ from typing import Any
 from flask import Flask, jsonify
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .. import api, web
+from .. import web
+from ..api import openapi
 from ..api.errors import api_error
 from ..ops import lifecycle, sweeper
 from ..ops.settings import EXTENSION, Settings
@@ -62,7 +63,7 @@ def create_app(config: dict[str, Any] | None = None, *,
             return api_error("not_ready", problem)
         return jsonify(status="ok")
 
-    api.init_app(app)
+    openapi.init_app(app)
     app.register_blueprint(web.bp)
     hooks.init_app(app, limits.init_app(app, settings.limits))
     started = sweeper.init_app(app, settings.sweep_interval_s)  # a thread per process
