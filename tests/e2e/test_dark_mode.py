@@ -18,7 +18,14 @@ from playwright.sync_api import expect
 
 from tests.conftest import services_on
 
-from .conftest import BAD_IMPACTS, LiveServer, finish_unassisted, play_by_api, screenshot
+from .conftest import (
+    BAD_IMPACTS,
+    LiveServer,
+    axe_run,
+    finish_unassisted,
+    play_by_api,
+    screenshot,
+)
 from .helpers import BOARD, slot
 from .test_phone_zoom import zoom_in
 
@@ -49,9 +56,7 @@ def games(live_server: LiveServer) -> dict[str, Any]:
 
 def contrast_problems(page: Any, name: str) -> list[str]:
     """axe's colour-contrast findings of any impact, and every serious or critical one."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    found = Axe().run(page).response["violations"]
+    found = axe_run(page)
     return [f"{name}: {v['id']} ({v['impact']}): "
             + "; ".join(f"{', '.join(n['target'])} {n.get('failureSummary', '')[:160]}"
                         for n in v["nodes"][:4])
