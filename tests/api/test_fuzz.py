@@ -148,8 +148,8 @@ FUZZ_PREFIX = "test_fuzz_api_"  # then the operation, e.g. test_fuzz_api_post_ap
 
 def fuzz_test(method: str, path: str) -> Callable[..., None]:
     """The fuzz test of one operation. A test function each, not one for the whole
-    schema: Schemathesis gives every operation of one function's the same node id, and
-    xdist tells tests apart by node id (under it only one of them would run)."""
+    schema: Schemathesis gives the tests of every operation of one function the same
+    node id, and xdist tells tests apart by node id (under it only one would run)."""
     @schema.include(method=method, path=path).parametrize()
     @FUZZ_SETTINGS
     def test(case: Case, seeded: list[Seeded]) -> None:
