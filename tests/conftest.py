@@ -125,11 +125,12 @@ def spread_waiting_files(items: list[pytest.Item]) -> list[pytest.Item]:
         if n % step == 0 and pending:
             merged.append(pending.pop(0))
     merged += pending
-    order = []
-    for path in files:
-        if path in waiting:
-            continue
-        order += merged if path == busy[0] else [] if path in busy else [path]
+    order: list[str] = []
+    for path in files:  # the merged run takes the place of the first busy file
+        if path == busy[0]:
+            order += merged
+        elif path not in merged:
+            order.append(path)
     return [item for path in order for item in files[path]]
 
 
