@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -63,6 +64,7 @@ from tests.databases import (
 
 OWN_FILES_VAR = "SQUARES_TEST_FILES_DIR"  # where the session before put its files
 SERIAL_FILES_VAR = "SQUARES_TEST_SERIAL_FILES"  # scripts/run_tests.py's
+FILES_DIR_KEY = pytest.StashKey[str]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -82,6 +84,13 @@ def pytest_configure(config: pytest.Config) -> None:
         if value is None or (inherited and os.path.dirname(value) == inherited):
             os.environ[var] = os.path.join(files_dir, name)
     os.environ[OWN_FILES_VAR] = files_dir
+    config.stash[FILES_DIR_KEY] = files_dir
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    files_dir = config.stash.get(FILES_DIR_KEY, None)
+    if files_dir is not None:  # the session's tokens and key files, left in /tmp before
+        shutil.rmtree(files_dir, ignore_errors=True)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
