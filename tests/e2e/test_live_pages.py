@@ -249,7 +249,10 @@ def test_a_hidden_watch_page_closes_its_stream_and_catches_up_once(
     expect(board).to_have_attribute("data-over", "true")
     expect(board).to_have_attribute("data-version", str(final["version"]))
     expect(page.locator("#live-state")).to_have_text("Game over.")
-    assert seqs(page, "#watch-root") == list(range(start["version"] + 1, final["version"] + 1))
+    # The board shows the state fetched on the first event; the captions follow as
+    # the stream brings the rest (on a busy machine, after the board): each once.
+    expect(page.locator("#watch-root")).to_have_attribute(
+        "data-seqs", " ".join(map(str, range(start["version"] + 1, final["version"] + 1))))
     expect(page.locator("#feed li")).to_have_count(final["version"] - start["version"])
     made = streams(page)
     assert len(made) == 2, made
