@@ -147,8 +147,9 @@ class AdminService(ServiceBase):
         return problems
 
     def waiting_on_computer(self) -> list[Waiting]:
-        """vs_computer games whose computer is to move: a crash came between the
-        human's write and the computer's (the next command or read plays it)."""
+        """vs_computer games whose computer is to move: stored before 2026-11-28,
+        when the human's write and the computer's were two, with a crash between
+        them (the next command or read plays it)."""
         waiting = []
         with self.store.unit_of_work(write=False) as uow:
             for summary in uow.queries.waiting_for_seat2():

@@ -30,9 +30,16 @@ def is_computer_turn(state: GameState) -> bool:
 
 
 def computer_owes_a_turn(state: GameState) -> bool:
-    """In a vs_computer game the computer moves right after the human's turn ends;
-    a state at its turn means that write was lost (a crash between the two)."""
+    """In a vs_computer game the computer's turn is appended with the move that ends
+    the human's; a state at its turn was stored when the two were separate writes
+    and a crash came between them."""
     return state.game.mode == "vs_computer" and is_computer_turn(state)
+
+
+def computer_turn(state: GameState) -> list[Event]:
+    """The events of the whole turn of the computer seat to move (timed in the metrics)."""
+    level = state.seat_info(state.turn).level or state.game.difficulty
+    return play_turn(state, metrics.TimedStrategy(ai.strategy_for(level), level))
 
 
 class ServiceCore:
@@ -140,9 +147,7 @@ class ServiceBase(OnCore):
     def _computer_turn(self, game_id: str, state: GameState) -> MoveResult | None:
         """Append the computer's turn from `state`; None if another writer was first
         (the version check makes this idempotent)."""
-        level = state.seat_info(state.turn).level or state.game.difficulty
-        player = metrics.TimedStrategy(ai.strategy_for(level), level)
-        return self._append_at(game_id, state, play_turn(state, player))
+        return self._append_at(game_id, state, computer_turn(state))
 
     def _append_at(self, game_id: str, state: GameState,
                    events: list[Event]) -> MoveResult | None:

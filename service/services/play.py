@@ -2,14 +2,17 @@
 `creation`).
 
 Every command loads the game's state (the newest committed snapshot plus the events
-after it), asks the rules (`rules.decide`) or a strategy (`players.play_turn`) for
-new events and appends them at the version it decided on, or changes nothing.
+after it) in a read transaction, asks the rules (`rules.decide`) or a strategy
+(`players.play_turn`) for new events and appends them at the version it decided on
+(a compare-and-set: another writer in between makes it decide again), or changes
+nothing. So the write transaction, which on SQLite holds the database's one write
+lock, is only the append.
 
-In `vs_computer` games the computer's whole turn is played right after the human's
-turn ends (an advance from stage 3) and appended in its own transaction; both sets
-of events come back in the one `MoveResult`. If the process dies between the two
-writes, the next command or read of the game plays the computer's turn
-(`ServiceBase._load_settled`). Likewise a game past its time (`domain.retention`) is
+In `vs_computer` games the computer's whole turn is decided right after the human's
+turn ends (an advance from stage 3) and appended with it, in the same transaction;
+both sets of events come back in the one `MoveResult`. A game whose computer is to
+move (a crash between the two writes before this was so) gets its turn played by
+the next command or read (`ServiceBase._load_settled`). Likewise a game past its time (`domain.retention`) is
 abandoned by the next command or read, and the command is then refused
 (``game_abandoned``).
 """
@@ -22,13 +25,14 @@ from functools import partial
 
 from ..domain import ai
 from ..domain.commands import Advance, Command, PlaceLine, RuleViolation, UseHint
+from ..domain.events import Event
 from ..domain.fold import apply_all
 from ..domain.rules import check_playable, decide
 from ..domain.state import GameState
 from ..errors import HintsOff, NotComputerTurn, VersionConflict
 from ..ops import metrics
 from ..store import StoredEvent, StoredGame
-from .base import computer_owes_a_turn, is_computer_turn
+from .base import computer_owes_a_turn, computer_turn, is_computer_turn
 from .creation import CreationService
 from .hints import HintCache
 from .results import Hint, MoveResult
@@ -64,15 +68,8 @@ class PlayService(CreationService):
         owed: list[StoredEvent] = []  # a computer turn a crash left unplayed
         conflicts = settlings = 0
         while True:
-            try:
-                game, state, stored = self._move_in_one_transaction(
-                    game_id, token, expected_version, command_for)
-            except VersionConflict:
-                conflicts += 1
-                if expected_version is not None or conflicts == RETRIES:
-                    raise
-                continue
-            if stored is None:  # past its time, or a computer turn owed: settle, then again
+            game, state, events = self._decide(game_id, token, expected_version, command_for)
+            if events is None:  # past its time, or a computer turn owed: settle, then again
                 settlings += 1
                 if settlings > RETRIES:
                     raise VersionConflict(f"game {game_id} keeps changing",
@@ -84,42 +81,45 @@ class PlayService(CreationService):
                     if expected_version is not None:  # it named the version before that turn
                         expected_version = self._load(game_id)[1].version
                 continue
-            after = state
-            if computer_owes_a_turn(after):
-                computer = self._computer_turn(game_id, after)
-                if computer is not None:
-                    stored = stored + computer.events
-                    after = computer.state
-                else:  # another writer played it meanwhile: answer with the news
-                    news = self.store.load(game_id, after=after.version)
-                    stored = stored + news
-                    after = self._load(game_id, at=stored[-1].seq)[1]
+            after = apply_all(state, events)
+            if computer_owes_a_turn(after):  # the computer answers in the same append
+                answer = computer_turn(after)
+                events, after = events + answer, apply_all(after, answer)
+            try:
+                stored = self.store.append(game_id, state.version, events, after)
+            except VersionConflict:
+                # Another writer came first: decide again on its news (an expected
+                # version is checked again there; a hint's ``hint_used`` may pass).
+                conflicts += 1
+                if conflicts == RETRIES:
+                    raise
+                continue
             return MoveResult(game_id, owed + stored, after.copy())
 
-    def _move_in_one_transaction(
+    def _decide(
         self, game_id: str, token: str | None, expected_version: int | None,
         command_for: Callable[[int], Command],
-    ) -> tuple[StoredGame, GameState, list[StoredEvent] | None]:
-        """Read the game, check the token and the version, decide and append, all in
-        one transaction: (the game, the state after, the events appended). When the
-        game must first be settled (abandoned, or a computer turn owed: neither is
-        played inside a write transaction) nothing is written: (the game, its state,
-        None)."""
-        with self.store.unit_of_work() as uow:
+    ) -> tuple[StoredGame, GameState, list[Event] | None]:
+        """Read the game, check the token and the version (one read transaction), and
+        decide: (the game, its state, the move's events). The caller appends them at
+        the state's version, a compare-and-set, so the write transaction holds
+        SQLite's write lock only for the append. When the game must first be settled
+        (abandoned, or a computer turn owed) nothing is decided: (the game, its
+        state, None)."""
+        with self.store.unit_of_work(write=False) as uow:
             game, state = uow.state(game_id)
             seats = self._token_seats(game, token, uow)
             _check_expected(game_id, state, expected_version)
             if self._due(game, state, uow=uow) is not None or computer_owes_a_turn(state):
                 return game, state, None
-            if is_computer_turn(state):
-                raise RuleViolation(
-                    "not_your_turn", f"it is {state.seat_info(state.turn).name}'s turn",
-                    turn=state.turn,
-                )
-            # A seat the token does not move gets the rules' "not your turn".
-            events = decide(state, command_for(state.turn if state.turn in seats else seats[0]))
-            after = apply_all(state, events)
-            return game, after, uow.append(game_id, state.version, events, after)
+        if is_computer_turn(state):
+            raise RuleViolation(
+                "not_your_turn", f"it is {state.seat_info(state.turn).name}'s turn",
+                turn=state.turn,
+            )
+        # A seat the token does not move gets the rules' "not your turn".
+        return game, state, decide(state, command_for(state.turn if state.turn in seats
+                                                      else seats[0]))
 
     def play_computer_turn(self, game_id: str, token: str | None | Trusted = TRUSTED
                            ) -> MoveResult:

@@ -118,7 +118,7 @@ class Problem:
 @dataclass(frozen=True)
 class Waiting:
     """A vs_computer game whose computer is to move (a crash between the human's
-    write and the computer's): the next command or read plays it."""
+    write and the computer's, when they were two): the next command or read plays it."""
 
     game_id: str
     seat: int

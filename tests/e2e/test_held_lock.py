@@ -102,11 +102,11 @@ def test_requests_behind_a_held_write_lock_wait_at_most_its_patience(tmp_path: P
     path = tmp_path / "squares.db"
     with running_server(sqlite_url(path), log_path=tmp_path / "serve.log") as server:
         setup = Client(server.port, [])
-        games = [_create(setup, "Ada"), _create(setup, "Cy")]
+        games = [_create(setup, "Ada"), _create(setup, "Cy"), _create(setup, "Eve")]
         setup.close()
 
         # freed after 1 s: the moves go through, and everything queued is answered then
-        answers, freed = _hold_the_lock_during(path, 1.0, server.port, games)
+        answers, freed = _hold_the_lock_during(path, 1.0, server.port, games[:2])
         assert_no_500(answers)
         assert [a.status for a in answers if a.kind == "move"] == [200, 200], answers
         for kind in ("healthz", "read"):
@@ -116,9 +116,10 @@ def test_requests_behind_a_held_write_lock_wait_at_most_its_patience(tmp_path: P
 
         # held past the patience (one move: a second one queued behind it on the same
         # worker would meet the lock freed): the move is refused, and nothing waits
-        # longer than that
+        # longer than that. The game is still in stage 1, so its advance is legal and
+        # reaches the lock (the rules refuse an illegal move before it, at once).
         answers, freed = _hold_the_lock_during(path, HELD_PAST_PATIENCE_S, server.port,
-                                               games[:1])
+                                               games[2:])
         assert_no_500(answers)
         moves = [a for a in answers if a.kind == "move"]
         assert [(a.status, a.code) for a in moves] == [(503, "unavailable")], moves

@@ -3,9 +3,12 @@ the computer's turn; on every backend of the ``database_url`` fixture."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from service.domain.commands import Advance, PlaceLine
+from service.domain.events import Event, LinePlaced, StageAdvanced
 from service.domain.fold import apply_all
 from service.domain.rules import decide, legal_actions
 from service.services import Services
@@ -63,39 +66,65 @@ def test_an_exception_after_append_publishes_nothing(database_url: str) -> None:
         store.dispose()
 
 
-def test_a_computer_turn_lost_to_a_crash_is_played_by_the_next_read(
+def _at_the_end_of_a_turn(services: Services) -> tuple[str, str]:
+    """(game id, token) of a hard game whose human has only to advance from stage 3
+    to end the turn."""
+    game = services.play.create_game(player_name="Ada", difficulty="hard", seed=9)
+    services.play.advance(game.game_id, game.token)  # stage 2
+    state = services.queries.get_state(game.game_id)
+    x, y = legal_actions(state).lines[0]
+    services.play.place_line(game.game_id, game.token, x, y)
+    services.play.advance(game.game_id, game.token)  # stage 3: the random pieces
+    return game.game_id, game.token
+
+
+def test_the_turn_ending_move_and_the_computers_turn_are_one_append(
         database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The human's turn-ending write commits, the computer's write fails (as if the
-    worker died between the two); verify lists the game, the next read plays it."""
+    """The append that ends the human's turn fails (as if the worker died in it): it
+    held the computer's whole turn too, so nothing is stored and nothing is owed."""
     services = Services(EventStore.from_url(database_url))
     try:
-        game = services.play.create_game(player_name="Ada", difficulty="hard", seed=9)
-        services.play.advance(game.game_id, game.token)  # stage 2
-        state = services.queries.get_state(game.game_id)
-        x, y = legal_actions(state).lines[0]
-        services.play.place_line(game.game_id, game.token, x, y)
-        services.play.advance(game.game_id, game.token)  # stage 3: the random pieces
+        game_id, token = _at_the_end_of_a_turn(services)
+        before = services.queries.get_summary(game_id)
+        appended: list[Sequence[Event]] = []
 
-        real_append = EventStore.append
+        def fail(self: EventStore, game: str, version: int, events: Sequence[Event],
+                 after: object) -> object:
+            appended.append(events)
+            raise Boom("the worker died here")
 
-        def fail_the_computers(self: EventStore, *args: object) -> object:
-            if services.queries.get_summary(game.game_id).turn == 2:  # the human's turn is stored
-                raise Boom("the worker died here")
-            return real_append(self, *args)  # type: ignore[arg-type]
-
-        monkeypatch.setattr(EventStore, "append", fail_the_computers)
+        monkeypatch.setattr(EventStore, "append", fail)
         with pytest.raises(Boom):
-            services.play.advance(game.game_id, game.token)  # ends the turn; computer's fails
-        monkeypatch.setattr(EventStore, "append", real_append)
+            services.play.advance(game_id, token)
+        monkeypatch.undo()
+        [events] = appended
+        assert [e.seat for e in events if isinstance(e, StageAdvanced)][:2] == [1, 2]
+        assert any(isinstance(e, LinePlaced) and e.seat == 2 for e in events)
+        assert services.queries.get_summary(game_id) == before
+        assert services.admin.waiting_on_computer() == []
+    finally:
+        services.store.dispose()
 
-        stuck = services.queries.get_summary(game.game_id)
+
+def test_a_computer_turn_owed_is_played_by_the_next_read(database_url: str) -> None:
+    """A game stored with the human's turn ended and no computer's turn after it (the
+    service wrote the two in separate transactions until 2026-11-28, and a worker
+    could die between them): verify lists it, the next read plays the turn."""
+    services = Services(EventStore.from_url(database_url))
+    try:
+        game_id, _token = _at_the_end_of_a_turn(services)
+        state = services.queries.get_state(game_id)
+        ended = decide(state, Advance(1))
+        services.store.append(game_id, state.version, ended, apply_all(state, ended))
+
+        stuck = services.queries.get_summary(game_id)
         assert stuck.turn == 2 and stuck.stage == 1
-        assert [w.game_id for w in services.admin.waiting_on_computer()] == [game.game_id]
+        assert [w.game_id for w in services.admin.waiting_on_computer()] == [game_id]
 
-        state = services.queries.get_state(game.game_id)  # a read plays the computer's turn
+        state = services.queries.get_state(game_id)  # a read plays the computer's turn
         assert state.turn == 1 and state.round == 2
         assert services.admin.waiting_on_computer() == []
-        assert services.queries.get_summary(game.game_id).version == state.version
-        assert services.admin.verify(game.game_id) == []
+        assert services.queries.get_summary(game_id).version == state.version
+        assert services.admin.verify(game_id) == []
     finally:
         services.store.dispose()
