@@ -162,6 +162,12 @@ class EventStore:
     def __init__(self, engine: Engine, *, snapshot_capacity: int = SNAPSHOT_CAPACITY) -> None:
         self.engine = engine
         self._write_engine = write_engine(engine)
+        # PostgreSQL: a read runs each statement on its own (autocommit), without the
+        # BEGIN and COMMIT round trips. At READ COMMITTED each statement sees the
+        # data committed when it starts, inside a transaction or not, so a read sees
+        # nothing else (a read with a `timeout_s` keeps its transaction: SET LOCAL).
+        self._read_engine = (engine if engine.dialect.name == "sqlite"
+                             else engine.execution_options(isolation_level="AUTOCOMMIT"))
         self.snapshots = SnapshotCache(snapshot_capacity)
         self._writers = writer_queue(engine, patience_of(engine).lock_s)
         self._sqlite = engine.dialect.name == "sqlite"
@@ -184,7 +190,7 @@ class EventStore:
         feed's); SQLite's reads never wait for a writer (WAL). An outage of the
         database (`outages`) is raised as `DatabaseUnavailable`."""
         try:
-            with self._connection(write) as conn:
+            with self._connection(write, bare_read=timeout_s is None) as conn:
                 with conn.begin():
                     if self._sqlite:
                         begin_sqlite(conn)
@@ -212,12 +218,13 @@ class EventStore:
             raise
 
     @contextmanager
-    def _connection(self, write: bool) -> Iterator[Connection]:
+    def _connection(self, write: bool, bare_read: bool) -> Iterator[Connection]:
         if write and self._writers is not None:
             with self._writers.held(), self._write_engine.connect() as conn:
                 yield conn
             return
-        with (self._write_engine if write else self.engine).connect() as conn:
+        engine = self._write_engine if write else self._read_engine if bare_read else self.engine
+        with engine.connect() as conn:
             yield conn
 
     def listen(self) -> AbstractContextManager[Listener]:

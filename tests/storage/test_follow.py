@@ -1,10 +1,12 @@
 """Following a game (`Services.queries.follow`, what ``squares watch`` and an online game's
 waiting seat poll) and a replay's score series (`Services.queries.score_series`), on every
-backend; and the statement timeout of the reads others wait for (PostgreSQL)."""
+backend; and on PostgreSQL, the statement timeout of the reads others wait for, and
+which reads run without a transaction."""
 
 from __future__ import annotations
 
 import pytest
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import OperationalError
 
 from service.domain.fold import fold
@@ -99,3 +101,24 @@ def test_a_read_with_a_timeout_is_cancelled_past_it_and_only_that_one(
     assert getattr(cause.orig, "sqlstate", None) == "57014"  # query_canceled
     with store.unit_of_work(write=False) as uow:  # SET LOCAL: the next one has the default
         assert uow.events._conn.exec_driver_sql("SHOW statement_timeout").scalar() == "3s"
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+def test_a_bare_read_runs_each_statement_on_its_own(store: EventStore) -> None:
+    """A read without a timeout saves the BEGIN and COMMIT round trips (at READ
+    COMMITTED a transaction gives a read nothing); a read with a timeout (SET LOCAL)
+    and every write run in a transaction, also on a pooled connection a bare read
+    had before."""
+    def in_a_transaction(conn: Connection) -> bool:
+        conn.exec_driver_sql("SELECT pg_sleep(0.01)")
+        # now() is when the transaction began, statement_timestamp() this statement
+        return bool(conn.exec_driver_sql("SELECT now() < statement_timestamp()").scalar())
+
+    assert store.dialect == "postgresql"
+    for _ in range(2):
+        with store.unit_of_work(write=False) as uow:
+            assert not in_a_transaction(uow.events._conn)
+        with store.unit_of_work(write=False, timeout_s=1.0) as uow:
+            assert in_a_transaction(uow.events._conn)
+        with store.unit_of_work() as uow:
+            assert in_a_transaction(uow.events._conn)
