@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select, text
+from sqlalchemy import bindparam, delete, func, insert, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -72,16 +72,22 @@ class EventRepository:
         self._conn = conn
 
     def insert(self, stored: Sequence[StoredEvent]) -> None:
-        """Insert events (one statement, executemany) at the next global positions
-        (`positions`); `SequenceTaken` on a clash."""
+        """Insert one game's events (one statement, executemany) at the next global
+        positions (`positions`); `SequenceTaken` on a clash. On PostgreSQL the live
+        feed's listeners are told (``NOTIFY`` on `NOTIFY_CHANNEL`: ``<game id>:<its
+        last seq>``, delivered only if and when this transaction commits; one per
+        append, not per event). SQLite has no notifications: the feed polls."""
         rows = []
         for s in stored:
             raw = s.event.to_dict()
             rows.append({"game_id": s.game_id, "seq": s.seq, "type": raw["type"],
                          "schema_version": raw["v"], "payload": raw["data"],
                          "recorded_at": s.recorded_at})
+        notify = None
+        if self._conn.dialect.name == "postgresql":
+            notify = (NOTIFY_CHANNEL, f"{stored[-1].game_id}:{stored[-1].seq}")
         try:
-            first = next_positions(self._conn, len(rows))
+            first = next_positions(self._conn, len(rows), notify)
             for i, row in enumerate(rows):
                 row["position"] = first + i
             self._conn.execute(_INSERT, rows)
@@ -98,14 +104,6 @@ class EventRepository:
              limit: int | None = None) -> list[StoredEvent]:
         """The events with ``after < seq <= upto``, oldest first (at most `limit`)."""
         return [raw.decode(game_id) for raw in self.raw(game_id, after, upto, limit)]
-
-    def announce(self, game_id: str, seq: int) -> None:
-        """PostgreSQL: ``NOTIFY`` the live feed's listeners that `game_id` reached
-        `seq`; delivered only if and when this transaction commits. (SQLite has no
-        notifications: the feed polls.) One per append, not per event."""
-        if self._conn.dialect.name == "postgresql":
-            self._conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                               {"channel": NOTIFY_CHANNEL, "payload": f"{game_id}:{seq}"})
 
     def last_seq(self, game_id: str) -> int | None:
         seq = self._conn.execute(select(func.max(_T.c.seq)).where(_T.c.game_id == game_id))

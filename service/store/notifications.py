@@ -1,5 +1,5 @@
 """Listening for new events (PostgreSQL): each append announces its game and last
-seq on `NOTIFY_CHANNEL` (`events.EventRepository.announce`, delivered on commit);
+seq on `NOTIFY_CHANNEL` (`events.EventRepository.insert`, delivered on commit);
 `listen` opens a connection of its own for ``LISTEN`` (autocommit, outside the pool,
 for as long as the listener wants) and hands out what arrives as (game id, seq).
 

@@ -28,11 +28,20 @@ _E = events_table
 _TAKE = (update(_COUNTER).where(_COUNTER.c.id == 1)
          .values(last=_COUNTER.c.last + bindparam("count", type_=BigInteger))
          .returning(_COUNTER.c.last))
+# PostgreSQL: the same round trip sends the append's NOTIFY (delivered on commit)
+_TAKE_AND_NOTIFY = _TAKE.returning(func.pg_notify(bindparam("channel"), bindparam("payload")))
 
 
-def next_positions(conn: Connection, count: int) -> int:
-    """Take `count` positions for this transaction's events; returns the first."""
-    last = conn.execute(_TAKE, {"count": count}).scalar_one()
+def next_positions(conn: Connection, count: int,
+                   notify: tuple[str, str] | None = None) -> int:
+    """Take `count` positions for this transaction's events; returns the first.
+    `notify`: (channel, payload) of a PostgreSQL ``NOTIFY`` sent with it."""
+    if notify is None:
+        last = conn.execute(_TAKE, {"count": count}).scalar_one()
+    else:
+        channel, payload = notify
+        last = conn.execute(_TAKE_AND_NOTIFY, {"count": count, "channel": channel,
+                                               "payload": payload}).first()[0]
     return int(last) - count + 1
 
 

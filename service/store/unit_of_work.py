@@ -113,7 +113,6 @@ class UnitOfWork:
                        token_salt=token_salt, creator=creator, seed_secret=seed_secret,
                        signature=signature)
         self.events.insert(stored)
-        self.events.announce(game_id, stored[-1].seq)
         self.high_scores.record(stored, state, origin)
         self.snapshots.put(game_id, state.copy())
         self.appended.append(([s.event for s in stored], state.game.mode))
@@ -136,7 +135,6 @@ class UnitOfWork:
             metrics.version_conflict("append")
             raise
         self.events.insert(stored)
-        self.events.announce(game_id, stored[-1].seq)
         self.high_scores.record(stored, state_after)
         self.snapshots.put(game_id, state_after.copy())
         self.appended.append(([s.event for s in stored], state_after.game.mode))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from service.domain.fold import apply, fold
 from service.services import Services
 from service.store import EventStore
@@ -97,3 +99,20 @@ def test_a_follower_misses_nothing_under_concurrent_appends(store: EventStore) -
     assert len(stored) > 200
     assert seen == stored  # each once, in order, none missed
     assert stored == list(range(1, len(stored) + 1))
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+def test_each_committed_append_notifies_its_game_and_last_seq(store: EventStore) -> None:
+    """PostgreSQL's ``NOTIFY`` (sent with the positions' update, `positions`): one per
+    committed append, naming the game and its last seq; none for a rolled-back one."""
+    events = build_stream(seed=5, player_name="Ece", turns=2, ranked=False).events
+    with store.listen() as listener:
+        state = fold(events[:1])
+        store.add_game("told", events[:1], state, token_hash="h", token_salt="s")
+        after = fold(events[:4])
+        store.append("told", state.version, events[1:4], after)
+        with pytest.raises(RuntimeError), store.unit_of_work() as uow:
+            uow.append("told", after.version, events[4:5], apply(after, events[4]))
+            raise RuntimeError("the use case fails after its append")
+        heard = list(listener.changes(timeout=0.5))
+    assert heard == [("told", 1), ("told", 4)]
