@@ -46,6 +46,11 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
+# The omnibox popup of the browser's own hidden window is a WebUI page in a renderer
+# of its own, and took about a quarter of Chromium's CPU in these tests (test_pages.py
+# with test_end_screen.py: 35 CPU-s with it, 25 without), so `launch_chromium` turns
+# it off.
+FEATURES_OFF = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 DESKTOP = (1280, 820)  # the size of the one-size tests
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}  # the tests at both sizes
 PHONE_BELOW = 600  # px wide: a phone (touch, mobile)
@@ -170,13 +175,38 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        chromium = pw.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
+        chromium = launch_chromium(pw)
         try:
             yield chromium
         finally:
             chromium.close()
+
+
+def launch_chromium(pw: Any) -> Any:
+    """Debian's Chromium, headless, with ``CHROMIUM_ARGS``, and `FEATURES_OFF` off on
+    top of the features Playwright turns off. Chromium keeps only the last
+    ``--disable-features``, so ours carries Playwright's list, read from a first
+    browser's command line: a Playwright release that changes its list changes ours."""
+    first = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    try:
+        theirs = disabled_features(first)
+    finally:
+        first.close()
+    off = ",".join([*theirs, *FEATURES_OFF])
+    return pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                              args=[*CHROMIUM_ARGS, f"--disable-features={off}"])
+
+
+def disabled_features(browser: Any) -> list[str]:
+    """The features `browser` runs with turned off: its process's last
+    ``--disable-features`` (its process id from the DevTools protocol, its command
+    line from /proc)."""
+    processes = browser.new_browser_cdp_session().send("SystemInfo.getProcessInfo")
+    pid = next(p["id"] for p in processes["processInfo"] if p["type"] == "browser")
+    args = Path(f"/proc/{pid}/cmdline").read_text().split("\0")
+    lists = [a.removeprefix("--disable-features=") for a in args
+             if a.startswith("--disable-features=")]
+    return lists[-1].split(",") if lists else []
 
 
 def new_context(browser: Any, base_url: str, size: str | tuple[int, int] = DESKTOP, *,
