@@ -10,9 +10,10 @@ lock, is only the append.
 
 In `vs_computer` games the computer's whole turn is decided right after the human's
 turn ends (an advance from stage 3) and appended with it, in the same transaction;
-both sets of events come back in the one `MoveResult`. A game whose computer is to
-move (a crash between the two writes before this was so) gets its turn played by
-the next command or read (`ServiceBase._load_settled`). Likewise a game past its time (`domain.retention`) is
+both sets of events come back in the one `MoveResult`. A game stored at the
+computer's turn (the two were separate writes before 2026-11-28, and a crash could
+come between them) gets its turn played by the next command or read
+(`ServiceBase._load_settled`). Likewise a game past its time (`domain.retention`) is
 abandoned by the next command or read, and the command is then refused
 (``game_abandoned``).
 """

@@ -37,11 +37,11 @@ def next_positions(conn: Connection, count: int,
     """Take `count` positions for this transaction's events; returns the first.
     `notify`: (channel, payload) of a PostgreSQL ``NOTIFY`` sent with it."""
     if notify is None:
-        last = conn.execute(_TAKE, {"count": count}).scalar_one()
+        statement, params = _TAKE, {"count": count}
     else:
-        channel, payload = notify
-        last = conn.execute(_TAKE_AND_NOTIFY, {"count": count, "channel": channel,
-                                               "payload": payload}).first()[0]
+        statement, params = _TAKE_AND_NOTIFY, {"count": count, "channel": notify[0],
+                                               "payload": notify[1]}
+    last = conn.execute(statement, params).scalar_one()  # the first column: `last`
     return int(last) - count + 1
 
 

@@ -159,16 +159,16 @@ class EventStore:
 
     def __init__(self, engine: Engine, *, snapshot_capacity: int = SNAPSHOT_CAPACITY) -> None:
         self.engine = engine
+        self._sqlite = engine.dialect.name == "sqlite"
         self._write_engine = write_engine(engine)
         # PostgreSQL: a read runs each statement on its own (autocommit), without the
         # BEGIN and COMMIT round trips. At READ COMMITTED each statement sees the
         # data committed when it starts, inside a transaction or not, so a read sees
         # nothing else (a read with a `timeout_s` keeps its transaction: SET LOCAL).
-        self._read_engine = (engine if engine.dialect.name == "sqlite"
-                             else engine.execution_options(isolation_level="AUTOCOMMIT"))
+        self._bare_read_engine = (engine if self._sqlite
+                                  else engine.execution_options(isolation_level="AUTOCOMMIT"))
         self.snapshots = SnapshotCache(snapshot_capacity)
         self._writers = writer_queue(engine, patience_of(engine).lock_s)
-        self._sqlite = engine.dialect.name == "sqlite"
 
     @classmethod
     def from_url(cls, url: str, patience: Patience = REQUEST) -> EventStore:
@@ -221,7 +221,12 @@ class EventStore:
             with self._writers.held(), self._write_engine.connect() as conn:
                 yield conn
             return
-        engine = self._write_engine if write else self._read_engine if bare_read else self.engine
+        if write:
+            engine = self._write_engine
+        elif bare_read:
+            engine = self._bare_read_engine
+        else:
+            engine = self.engine
         with engine.connect() as conn:
             yield conn
 
