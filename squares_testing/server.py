@@ -4,8 +4,10 @@
 ``squares serve`` as shipped (the app server with its 2 workers on 127.0.0.1:<free
 port>, the streams server on the next port, the analyst) in its own process group
 with ``DATABASE_URL=url``, waits for ``GET /healthz`` on both ports and yields a
-`Server`. At exit the whole process group is stopped (SIGTERM, then SIGKILL), also
-after a failure or after a test has already killed ``squares serve`` with ``kill -9``.
+`Server`. At exit the server is stopped (SIGTERM, then SIGKILL to its process groups:
+its own and its children's, which ``squares serve`` starts in groups of their own),
+also after a failure or after a test has already killed ``squares serve`` with
+``kill -9``.
 `start_server` is the same without the migration and the ``with``.
 
 `launch` (and `serving`, its ``with``) runs any command line that serves on a port it
@@ -92,6 +94,8 @@ class Server:
     killed: list[int] = field(default_factory=list)
     err_path: Path | None = None
     live_port: int | None = None  # the streams server's (``squares serve``: port + 1)
+    # the process groups of the server and its children (`note_groups`)
+    groups: set[int] = field(default_factory=set)
 
     @property
     def base_url(self) -> str:
@@ -142,6 +146,21 @@ class Server:
         if self.live_port is not None:
             wait_for_health(self.live_port, self.proc, timeout, self.log_tail)
 
+    def wait_workers_idle(self, timeout: float = 30.0, quiet_s: float = 0.5) -> None:
+        """Until every app worker has used no CPU for `quiet_s` (each has loaded the
+        app: a worker answers ``/healthz`` only once it has, and the first answer may
+        come from either); AssertionError after `timeout`."""
+        deadline = time.monotonic() + timeout
+        pids = self.wait_workers(timeout=timeout)
+        used = [cpu_seconds(pid) for pid in pids]
+        quiet_since = time.monotonic()
+        while time.monotonic() - quiet_since < quiet_s:
+            assert time.monotonic() < deadline, "the app workers did not settle"
+            time.sleep(0.1)
+            now = [cpu_seconds(pid) for pid in pids]
+            if now != used:
+                used, quiet_since = now, time.monotonic()
+
     def peak_rss_kb(self) -> dict[int, int]:
         """VmHWM (peak resident set, kB) of every live app worker."""
         peaks = {}
@@ -161,33 +180,50 @@ class Server:
         self.killed.append(pid)
 
     def kill9_master(self) -> None:
+        self.note_groups()
         self.kill9(self.master_pid)
         self.proc.wait(timeout=30)
 
+    def note_groups(self) -> None:
+        """Remember the process groups of the server's processes as they are now
+        (``squares serve`` starts each child in a group of its own), so that they can
+        be killed once the server's own process is gone and its children orphaned."""
+        self.groups.add(self.master_pid)
+        for pid in descendants(self.master_pid):
+            with contextlib.suppress(ProcessLookupError):
+                self.groups.add(os.getpgid(pid))
+
+    def _live_groups(self) -> list[int]:
+        return [pgid for pgid in {self.master_pid, *self.groups} if group_alive(pgid)]
+
     def kill9_all(self) -> None:
-        """kill -9 every process of the server's group (a machine crash)."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.master_pid, signal.SIGKILL)
+        """kill -9 every process of the server's groups (a machine crash)."""
+        self.note_groups()
+        for pgid in self._live_groups():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pgid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=30)
 
     def stop(self, grace: float = 15.0) -> None:
-        """SIGTERM the server's own process (it stops its children), SIGKILL to the
-        whole process group after `grace` seconds; idempotent."""
-        pgid = self.master_pid
-        if self.proc.poll() is not None and not group_alive(pgid):
-            return  # already gone (and its group id must not be signalled again)
+        """SIGTERM the server's own process (it stops its children), SIGKILL to its
+        process groups after `grace` seconds; idempotent."""
+        if self.proc.poll() is None:
+            self.note_groups()
+        elif not self._live_groups():
+            return  # already gone (and its group ids must not be signalled again)
         with contextlib.suppress(ProcessLookupError):
-            os.kill(pgid, signal.SIGTERM)
+            os.kill(self.master_pid, signal.SIGTERM)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=grace)
         # orphaned children (the master was killed) or a master that did not stop
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pgid, signal.SIGKILL)
+        for pgid in self._live_groups():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pgid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=15)
         deadline = time.monotonic() + 15
-        while group_alive(pgid) and time.monotonic() < deadline:
+        while self._live_groups() and time.monotonic() < deadline:
             time.sleep(0.05)
 
     def _logs(self) -> list[str]:
@@ -231,6 +267,7 @@ def launch(command: Callable[[int], Sequence[str] | str], *, log_path: Path,
             server.wait_healthy(timeout)
             if workers:
                 server.wait_workers(workers, timeout)
+            server.note_groups()
             return server
         except RuntimeError as exc:
             server.stop()
