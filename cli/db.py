@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from alembic.script import ScriptDirectory
 
 from service.store.migrations import (
     backup_sqlite,
@@ -20,6 +20,9 @@ from service.store.migrations import (
 
 from .context import AppContext, pass_app
 from .output import CliFailure, safe_url
+
+if TYPE_CHECKING:  # Alembic is imported by the commands that use it (a faster start)
+    from alembic.script import ScriptDirectory
 
 
 def heads() -> tuple[str, ...]:
