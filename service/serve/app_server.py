@@ -27,6 +27,7 @@ come without the API's error shape.
 
 from __future__ import annotations
 
+import gc
 import sys
 from typing import Any
 
@@ -50,7 +51,14 @@ def create() -> Any:
 
         settings = Settings.from_env()
         logs.configure(settings.log_format)
-        return create_app(settings=settings)
+        app = create_app(settings=settings)
+    # What is loaded now (modules, the app, its settings: about 117,000 objects) lives
+    # as long as the worker. Out of the cyclic collector's sight, a full collection
+    # no longer walks it: one took 62 ms, a stall for every request the worker holds,
+    # and 3 ms once frozen (docs/figures.md).
+    gc.collect()
+    gc.freeze()
+    return app
 
 
 FACTORY = "service.serve.app_server:create"
