@@ -11,7 +11,7 @@ Each child runs in a process group of its own, so that it gets its stop from her
 alone. A terminal's Ctrl-C signals its whole foreground group; granian's workers then
 got that SIGINT and, a moment later, their master's SIGTERM, and a worker then often
 never ended: granian killed it 3 s later ("Killing worker-2 after it refused to
-gracefully stop"; granian 2.8.9; five Ctrl-C stops of five, 4.4-5.1 s each).
+gracefully stop"; granian 2.8.9): five stops of five took 3.2-3.3 s, now 0.3-0.4 s.
 """
 
 from __future__ import annotations
