@@ -85,38 +85,36 @@ def watch(engine: Engine, statement_s: float, ping_s: float,
     any engine event listener dispatches events around every statement, 20-30 µs of
     CPU a statement here (docs/figures.md)."""
     dialect = engine.dialect
-    for name in ("do_execute", "do_executemany", "do_execute_no_params"):
-        setattr(dialect, name, _watched_statement(getattr(dialect, name), statement_s,
-                                                  watchdog))
-    for name, seconds in (("do_commit", statement_s), ("do_rollback", statement_s),
-                          ("do_ping", ping_s)):
-        setattr(dialect, name, _watched(getattr(dialect, name), seconds, watchdog))
+    for name, seconds, connection_of in (
+            ("do_execute", statement_s, _of_cursor),
+            ("do_executemany", statement_s, _of_cursor),
+            ("do_execute_no_params", statement_s, _of_cursor),
+            ("do_commit", statement_s, _of_connection),
+            ("do_rollback", statement_s, _of_connection),
+            ("do_ping", ping_s, _of_connection)):
+        setattr(dialect, name, _watched(getattr(dialect, name), seconds, watchdog,
+                                        connection_of))
 
 
-def _watched_statement(execute: Callable[..., Any], seconds: float,
-                       watchdog: Watchdog) -> Callable[..., Any]:
-    """`execute(cursor, ...)` (a `Dialect` method) under a deadline."""
+def _of_cursor(cursor: Any) -> Any:
+    return cursor.connection
 
-    def watched(cursor: Any, *args: Any, **kwargs: Any) -> Any:
-        watchdog.arm(cursor.connection, seconds)
+
+def _of_connection(connection: Any) -> Any:
+    return getattr(connection, "dbapi_connection", connection)  # a pool fairy's own
+
+
+def _watched(round_trip: Callable[..., Any], seconds: float, watchdog: Watchdog,
+             connection_of: Callable[[Any], Any]) -> Callable[..., Any]:
+    """`round_trip(cursor or connection, ...)` (a `Dialect` method) under a deadline on
+    the driver's connection, `connection_of` its first argument."""
+
+    def watched(first: Any, *args: Any, **kwargs: Any) -> Any:
+        connection = connection_of(first)
+        watchdog.arm(connection, seconds)
         try:
-            return execute(cursor, *args, **kwargs)
+            return round_trip(first, *args, **kwargs)
         finally:
-            watchdog.disarm(cursor.connection)
-
-    return watched
-
-
-def _watched(round_trip: Callable[[Any], Any], seconds: float,
-             watchdog: Watchdog) -> Callable[[Any], Any]:
-    """`round_trip(dbapi_connection)` (a `Dialect` method) under a deadline."""
-
-    def watched(dbapi_connection: Any) -> Any:
-        raw = getattr(dbapi_connection, "dbapi_connection", dbapi_connection)  # a pool fairy
-        watchdog.arm(raw, seconds)
-        try:
-            return round_trip(dbapi_connection)
-        finally:
-            watchdog.disarm(raw)
+            watchdog.disarm(connection)
 
     return watched
