@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy import (
     ColumnElement,
@@ -56,7 +56,7 @@ _T = games_table
 IN_CHUNK = 500  # ids per IN (...) list
 _SELECT = select(_T).where(_T.c.game_id == bindparam("gid"))
 _PROGRESS_FIELDS = tuple(f for f in SUMMARY_FIELDS if f not in CREATION_FIELDS)
-_ADVANCE = (
+ADVANCE = (  # the compare-and-set of an append (`advance`; `pg_append`)
     update(_T)
     .where(_T.c.game_id == bindparam("gid"), _T.c.version == bindparam("expected"))
     .values({**{name: bindparam(f"new_{name}") for name in _PROGRESS_FIELDS},
@@ -134,10 +134,13 @@ class GameRepository:
 
     def advance(self, game_id: str, expected_version: int, values: dict[str, Any]) -> None:
         """Compare-and-set: rewrite the row to `values` if it is at `expected_version`."""
-        params = {f"new_{name}": values[name] for name in _PROGRESS_FIELDS}
-        params.update(gid=game_id, expected=expected_version)
-        if self._conn.execute(_ADVANCE, params).rowcount == 1:
-            return
+        params = advance_params(game_id, expected_version, values)
+        if self._conn.execute(ADVANCE, params).rowcount != 1:
+            self.refuse(game_id, expected_version)
+
+    def refuse(self, game_id: str, expected_version: int) -> NoReturn:
+        """Why a compare-and-set at `expected_version` set nothing: `GameNotFound`,
+        or a `VersionConflict` naming the current version."""
         current = self.version(game_id)
         if current is None:
             raise GameNotFound(f"no game {game_id!r}", game_id=game_id)
@@ -193,6 +196,15 @@ class GameRepository:
         query = select(func.count()).select_from(_T).where(
             _T.c.creator == creator, live(now, idle_cutoff))
         return int(self._conn.execute(query).scalar_one())
+
+
+def advance_params(game_id: str, expected_version: int,
+                   values: dict[str, Any]) -> dict[str, Any]:
+    """`ADVANCE`'s parameters: the row of `game_id` at `expected_version` set to
+    `values` (`schema.summary_values`)."""
+    params = {f"new_{name}": values[name] for name in _PROGRESS_FIELDS}
+    params.update(gid=game_id, expected=expected_version)
+    return params
 
 
 def finished_at(stored: Sequence[StoredEvent]) -> datetime | None:

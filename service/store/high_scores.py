@@ -9,7 +9,7 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
-from ..domain.events import HighScoresEntered
+from ..domain.events import Event, HighScoresEntered
 from ..domain.names import skeleton
 from ..domain.ranking import (
     ARCHIVE,
@@ -25,6 +25,11 @@ from .events import StoredEvent
 from .schema import HighScore, high_scores_table, utcnow
 
 _T = high_scores_table
+
+
+def enters_high_scores(events: Sequence[Event]) -> bool:
+    """Whether storing `events` writes high score rows (`HighScoreRepository.record`)."""
+    return any(isinstance(event, HighScoresEntered) for event in events)
 
 
 class HighScoreRepository:

@@ -29,7 +29,8 @@ _TAKE = (update(_COUNTER).where(_COUNTER.c.id == 1)
          .values(last=_COUNTER.c.last + bindparam("count", type_=BigInteger))
          .returning(_COUNTER.c.last))
 # PostgreSQL: the same round trip sends the append's NOTIFY (delivered on commit)
-_TAKE_AND_NOTIFY = _TAKE.returning(func.pg_notify(bindparam("channel"), bindparam("payload")))
+TAKE_AND_NOTIFY = _TAKE.returning(
+    func.pg_notify(bindparam("channel"), bindparam("payload")).label("notified"))
 
 
 def next_positions(conn: Connection, count: int,
@@ -39,7 +40,7 @@ def next_positions(conn: Connection, count: int,
     if notify is None:
         statement, params = _TAKE, {"count": count}
     else:
-        statement, params = _TAKE_AND_NOTIFY, {"count": count, "channel": notify[0],
+        statement, params = TAKE_AND_NOTIFY, {"count": count, "channel": notify[0],
                                                "payload": notify[1]}
     last = conn.execute(statement, params).scalar_one()  # the first column: `last`
     return int(last) - count + 1

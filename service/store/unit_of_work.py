@@ -31,11 +31,12 @@ from ..domain.ranking import HERE
 from ..domain.state import CorruptStream, GameState
 from ..errors import DatabaseUnavailable, ServiceError, VersionConflict
 from ..ops import metrics
+from . import pg_append
 from .checkpoints import CheckpointRepository
 from .engine import REQUEST, Patience, begin_sqlite, make_engine, patience_of, write_engine
 from .events import EventRepository, SequenceTaken, StoredEvent
 from .games import GameRepository, StoredGame, finished_at, summary_of
-from .high_scores import HighScoreRepository
+from .high_scores import HighScoreRepository, enters_high_scores
 from .invitations import InvitationRepository
 from .migrations import schema_problem
 from .notifications import Listener, listen
@@ -53,6 +54,8 @@ class UnitOfWork:
     """One database transaction; every store operation of a use case goes through it."""
 
     def __init__(self, conn: Connection, snapshots: SnapshotCache) -> None:
+        self._conn = conn
+        self._postgres = conn.dialect.name == "postgresql"
         self.games = GameRepository(conn)
         self.events = EventRepository(conn)
         self.high_scores = HighScoreRepository(conn)
@@ -130,11 +133,14 @@ class UnitOfWork:
         stored = _stamp(game_id, expected_version, events)
         values = summary_values(state_after, stored[-1].recorded_at, finished_at(stored))
         try:
-            self.games.advance(game_id, expected_version, values)
+            if self._postgres:  # the same writes in one statement, one round trip
+                pg_append.append(self._conn, expected_version, stored, values)
+            else:
+                self.games.advance(game_id, expected_version, values)
+                self.events.insert(stored)
         except VersionConflict:
             metrics.version_conflict("append")
             raise
-        self.events.insert(stored)
         self.high_scores.record(stored, state_after)
         self.snapshots.put(game_id, state_after.copy())
         self.appended.append(([s.event for s in stored], state_after.game.mode))
@@ -165,8 +171,8 @@ class EventStore:
         # BEGIN and COMMIT round trips. At READ COMMITTED each statement sees the
         # data committed when it starts, inside a transaction or not, so a read sees
         # nothing else (a read with a `timeout_s` keeps its transaction: SET LOCAL).
-        self._bare_read_engine = (engine if self._sqlite
-                                  else engine.execution_options(isolation_level="AUTOCOMMIT"))
+        # So does an append that is one statement (`append`).
+        self._autocommit_engine = engine.execution_options(isolation_level="AUTOCOMMIT")
         self.snapshots = SnapshotCache(snapshot_capacity)
         self._writers = writer_queue(engine, patience_of(engine).lock_s)
 
@@ -179,16 +185,19 @@ class EventStore:
         return self.engine.dialect.name
 
     @contextmanager
-    def unit_of_work(self, *, write: bool = True,
-                     timeout_s: float | None = None) -> Iterator[UnitOfWork]:
+    def unit_of_work(self, *, write: bool = True, timeout_s: float | None = None,
+                     one_statement: bool = False) -> Iterator[UnitOfWork]:
         """A transaction: committed when the block ends, rolled back if it raises;
         its snapshots are published, and its events counted, after the commit.
         `timeout_s`: on PostgreSQL no statement of it runs longer (then it is
         cancelled: `DatabaseUnavailable`), for reads that others wait for (the live
         feed's); SQLite's reads never wait for a writer (WAL). An outage of the
-        database (`outages`) is raised as `DatabaseUnavailable`."""
+        database (`outages`) is raised as `DatabaseUnavailable`. `one_statement`: the
+        block runs one statement (or none), which is its own transaction on
+        PostgreSQL, without BEGIN and COMMIT (a read's is, unless `timeout_s`)."""
         try:
-            with self._connection(write, bare_read=timeout_s is None) as conn:
+            autocommit = one_statement or (not write and timeout_s is None)
+            with self._connection(write, autocommit) as conn:
                 with conn.begin():
                     if self._sqlite:
                         begin_sqlite(conn)
@@ -216,15 +225,15 @@ class EventStore:
             raise
 
     @contextmanager
-    def _connection(self, write: bool, bare_read: bool) -> Iterator[Connection]:
+    def _connection(self, write: bool, autocommit: bool) -> Iterator[Connection]:
         if write and self._writers is not None:
             with self._writers.held(), self._write_engine.connect() as conn:
                 yield conn
             return
-        if write:
+        if autocommit and not self._sqlite:
+            engine = self._autocommit_engine
+        elif write:
             engine = self._write_engine
-        elif bare_read:
-            engine = self._bare_read_engine
         else:
             engine = self.engine
         with engine.connect() as conn:
@@ -266,7 +275,10 @@ class EventStore:
     # convenience wrappers, one transaction each
     def append(self, game_id: str, expected_version: int, events: Sequence[Event],
                state_after: GameState) -> list[StoredEvent]:
-        with self.unit_of_work() as uow:
+        # PostgreSQL: an append that enters no high scores is one statement
+        # (`pg_append`), its own transaction
+        one_statement = not self._sqlite and not enters_high_scores(events)
+        with self.unit_of_work(one_statement=one_statement) as uow:
             return uow.append(game_id, expected_version, events, state_after)
 
     def add_game(self, game_id: str, events: Sequence[Event], state: GameState, *,
