@@ -1,7 +1,8 @@
 """Listening for new events (PostgreSQL): each append announces its game and last
-seq on `NOTIFY_CHANNEL` (`events.EventRepository.insert`, delivered on commit);
-`listen` opens a connection of its own for ``LISTEN`` (autocommit, outside the pool,
-for as long as the listener wants) and hands out what arrives as (game id, seq).
+seq on `NOTIFY_CHANNEL` (`pg_append`; a new game's first events,
+`events.EventRepository.insert`), delivered on commit; `listen` opens a connection
+of its own for ``LISTEN`` (autocommit, outside the pool, for as long as the listener
+wants) and hands out what arrives as (game id, seq).
 
 Notifications are not replayed to a listener that was down: a listener reads the
 current versions itself after (re)connecting.

@@ -67,6 +67,8 @@ def append(conn: Connection, expected_version: int, stored: Sequence[StoredEvent
     or `GameNotFound` when the row is not at that version (nothing is written),
     `SequenceTaken` when one of the events' seq is taken."""
     game_id, last = stored[0].game_id, stored[-1]
+    if any(s.recorded_at != last.recorded_at for s in stored):
+        raise ValueError("the events of one append share their time")
     params = advance_params(game_id, expected_version, values)
     params.update(
         rows=[{"seq": s.seq, **s.event.to_dict()} for s in stored],

@@ -92,3 +92,19 @@ def test_a_refused_append_takes_no_positions(services: Services) -> None:
         store.append("refused", state.version, events, apply_all(state, events))
     assert caught.value.details == {"current_version": state.version + len(events)}
     assert _positions(store) == before
+
+
+def test_an_append_is_announced_once_on_commit_and_a_refused_one_never(
+        services: Services) -> None:
+    """The live feed's ``NOTIFY`` (`notifications`) rides in the statement: one per
+    append, with the game and its last seq; a refused append sends none."""
+    store = services.store
+    game = GameFactory.create(services=services, turns=1)
+    state = store.load_state(game.game_id)
+    events = decide(state, Greedy().next_command(state))
+    with store.listen() as listener:
+        stored = store.append(game.game_id, state.version, events, apply_all(state, events))
+        with pytest.raises(VersionConflict):
+            store.append(game.game_id, state.version, events, apply_all(state, events))
+        heard = list(listener.changes(timeout=0.5))
+    assert heard == [(game.game_id, stored[-1].seq)]
