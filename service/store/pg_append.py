@@ -7,7 +7,8 @@ BEGIN and COMMIT. On PostgreSQL each is a round trip of about 200 µs of the cli
 CPU through SQLAlchemy and psycopg (docs/figures.md). Here the same three writes go
 as data-modifying CTEs of one ``INSERT``, with the same guarantees:
 
-- ``cas``: the games row's compare-and-set, the very statement of SQLite's append (``WHERE version = <expected>``, the row locked until the end);
+- ``cas``: the games row's compare-and-set, the very statement of SQLite's append
+  (``WHERE version = <expected>``, the row locked until the end);
 - ``pos``: the positions counter's update and the ``NOTIFY``, only if ``cas`` set
   the row (its ``RETURNING``), so a refused append takes no positions;
 - the insert of the events, from ``pos``: nothing when ``cas`` set nothing, and an

@@ -11,9 +11,10 @@ Concurrency (RULES V3): `UnitOfWork.append` names the version its events were
 decided on. It first compare-and-sets the game's row (`games.GameRepository.advance`,
 which tells a late writer the current version before anything is written), then
 inserts the events, whose primary key ``(game_id, seq)`` is the last word
-(`events.EventRepository.insert`). Either refusal is a `VersionConflict` and the
-whole transaction is rolled back. Nothing process-local decides who wins, so this
-holds across threads, workers and servers.
+(`events.EventRepository.insert`); on PostgreSQL both are one statement
+(`pg_append`). Either refusal is a `VersionConflict` and the whole transaction is
+rolled back. Nothing process-local decides who wins, so this holds across threads,
+workers and servers.
 """
 
 from __future__ import annotations
