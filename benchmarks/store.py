@@ -5,14 +5,17 @@ In one run:
    into the store's own ``events`` table (same DDL), the store's pragmas (WAL, foreign_keys, busy_timeout, the same ``synchronous``);
 2. events appended/s through `EventStore.append` (one event per transaction:
    games row locked and checked, event inserted, games row updated, commit);
-3. their ratio (target >= 45%);
+3. their ratio (target >= 45%), and the CPU an append costs this process;
 4. the median time to load + fold a stored finished game with the snapshot cache
    cleared (target < 10 ms), and with a warm cache for comparison.
 
+``--postgres``: 2 and 4 on a throwaway local PostgreSQL cluster (an append there is
+one statement outside a transaction, `service/store/pg_append.py`), no raw part.
+
 Usage: ``.venv/bin/python benchmarks/store.py [--events N] [--synchronous FULL|NORMAL]
-[--dir DIR] [--json PATH]``; ``--quick``: 200 events, 10 repeats (seconds). The files
-go to a temp dir under ``instance/`` (the disk the default database lives on) and are
-removed afterwards.
+[--dir DIR] [--postgres] [--json PATH]``; ``--quick``: 200 events, 10 repeats
+(seconds). The SQLite files go to a temp dir under ``instance/`` (the disk the default
+database lives on) and are removed afterwards.
 """
 
 from __future__ import annotations
@@ -104,14 +107,14 @@ class StoreAppends:
             ]
         self.pending.reverse()
 
-    def append(self, n: int) -> float:
-        """Seconds for `n` appends."""
+    def append(self, n: int) -> tuple[float, float]:
+        """Seconds for `n` appends: on the clock, and of this process's CPU."""
         batch = [self.pending.pop() for _ in range(n)]
         append = self.store.append
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for game_id, event, before, after in batch:
             append(game_id, before.version, [event], after)
-        return time.perf_counter() - start
+        return time.perf_counter() - start, time.process_time() - cpu
 
 
 def load_and_fold_ms(store: EventStore, game_id: str, repeats: int, cold: bool) -> float:
@@ -132,11 +135,25 @@ def main() -> int:
     parser.add_argument("--synchronous", default=None,
                         help="SQLite synchronous mode (default: the store's, FULL)")
     parser.add_argument("--dir", default=str(INSTANCE_DIR))
+    parser.add_argument("--postgres", action="store_true",
+                        help="the store on a throwaway local PostgreSQL (no raw part)")
     parser.add_argument("--repeats", type=int, default=None,
                         help="loads of the finished game (50)")
     _results.add_run_options(parser, quick="seconds: 200 events, 10 repeats")
     args = parser.parse_args()
     _results.fill_defaults(args, events=(2000, 200), repeats=(50, 10))
+    if args.postgres:
+        from squares_testing.throwaway_postgres import throwaway_postgres
+
+        with throwaway_postgres() as url:
+            if url is None:
+                print("PostgreSQL server binaries not found", file=sys.stderr)
+                return 2
+            return run_postgres(url, args)
+    return run_sqlite(args)
+
+
+def run_sqlite(args: argparse.Namespace) -> int:
     synchronous = Settings.from_env(
         **({"SQUARES_SQLITE_SYNCHRONOUS": args.synchronous.upper()} if args.synchronous
            else {})).sqlite_synchronous
@@ -153,43 +170,77 @@ def main() -> int:
         appends = StoreAppends(store, games)
         # Interleaved in chunks, so that a busy machine slows both sides alike.
         chunk = 100
-        raw_seconds = store_seconds = 0.0
+        raw_seconds = store_seconds = store_cpu = 0.0
         done = 0
         while done < args.events:
             n = min(chunk, args.events - done)
             raw_seconds += raw.insert(n)
-            store_seconds += appends.append(n)
+            seconds, cpu = appends.append(n)
+            store_seconds, store_cpu = store_seconds + seconds, store_cpu + cpu
             done += n
         raw.conn.close()
         raw_rate = args.events / raw_seconds
         through_store = args.events / store_seconds
-
-        events, states = games[0]
-        finished_id = uuid.uuid4().hex
-        store.add_game(finished_id, events, states[-1], token_hash="x", token_salt="00")
-        cold = load_and_fold_ms(store, finished_id, args.repeats, cold=True)
-        warm = load_and_fold_ms(store, finished_id, args.repeats, cold=False)
+        cold, warm, length = load_figures(store, games, args.repeats)
         store.dispose()
 
         print(f"SQLite synchronous={synchronous}, WAL, {args.events} transactions, on {args.dir}")
         print(f"raw sqlite3 inserts (1 row/transaction):  {raw_rate:8.0f} /s")
-        print(f"store appends (1 event/transaction):      {through_store:8.0f} /s")
+        figures = {"raw sqlite3 inserts": _results.figure(raw_rate, "transactions/s"),
+                   **append_figures(through_store, store_cpu / args.events),
+                   "ratio store/raw": _results.figure(through_store / raw_rate * 100, "%",
+                                                      ">= 45%")}
         print(f"ratio store/raw:                          {through_store / raw_rate:8.0%}  "
               "(target >= 45%)")
-        print(f"load + fold a finished game ({len(events)} events), cache cleared: "
-              f"median {cold:.2f} ms (target < 10 ms)")
-        print(f"load a finished game, snapshot cache warm:          median {warm:.2f} ms")
-        _results.save("store", {
-            "raw sqlite3 inserts": _results.figure(raw_rate, "transactions/s"),
-            "store appends": _results.figure(through_store, "transactions/s"),
-            "ratio store/raw": _results.figure(through_store / raw_rate * 100, "%", ">= 45%"),
-            "load + fold a finished game, cache cleared": _results.figure(
-                cold, "ms", "< 10 ms"),
-            "load a finished game, snapshot cache warm": _results.figure(warm, "ms"),
-        }, args, details={"synchronous": synchronous, "events": args.events})
+        figures.update(print_load_figures(cold, warm, length))
+        _results.save("store", figures, args,
+                      details={"synchronous": synchronous, "events": args.events})
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return 0
+
+
+def run_postgres(url: str, args: argparse.Namespace) -> int:
+    migrate(url)
+    store = EventStore.from_url(url)
+    games = prepared_appends(args.events)
+    appends = StoreAppends(store, games)
+    seconds, cpu = appends.append(args.events)
+    cold, warm, length = load_figures(store, games, args.repeats)
+    store.dispose()
+    print(f"PostgreSQL (throwaway cluster), {args.events} transactions")
+    figures = append_figures(args.events / seconds, cpu / args.events)
+    figures.update(print_load_figures(cold, warm, length))
+    _results.save("store", figures, args,
+                  details={"database": "postgresql", "events": args.events})
+    return 0
+
+
+def append_figures(rate: float, cpu_s: float) -> _results.Figures:
+    print(f"store appends (1 event/transaction):      {rate:8.0f} /s")
+    print(f"store append CPU (this process):          {cpu_s * 1e6:8.0f} µs")
+    return {"store appends": _results.figure(rate, "transactions/s"),
+            "store append CPU": _results.figure(cpu_s * 1e6, "µs")}
+
+
+def load_figures(store: EventStore, games: list[tuple[list[Event], list[GameState]]],
+                 repeats: int) -> tuple[float, float, int]:
+    """(cold ms, warm ms, its events) of loading a finished game stored afresh."""
+    events, states = games[0]
+    finished_id = uuid.uuid4().hex
+    store.add_game(finished_id, events, states[-1], token_hash="x", token_salt="00")
+    cold = load_and_fold_ms(store, finished_id, repeats, cold=True)
+    warm = load_and_fold_ms(store, finished_id, repeats, cold=False)
+    return cold, warm, len(events)
+
+
+def print_load_figures(cold: float, warm: float, length: int) -> _results.Figures:
+    print(f"load + fold a finished game ({length} events), cache cleared: "
+          f"median {cold:.2f} ms (target < 10 ms)")
+    print(f"load a finished game, snapshot cache warm:          median {warm:.2f} ms")
+    return {"load + fold a finished game, cache cleared": _results.figure(cold, "ms",
+                                                                          "< 10 ms"),
+            "load a finished game, snapshot cache warm": _results.figure(warm, "ms")}
 
 
 if __name__ == "__main__":

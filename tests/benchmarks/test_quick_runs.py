@@ -40,7 +40,8 @@ QUICK_RUNS = {
                   "analyst games/min (wall)",
                   "game over -> review ready p99", "Summary (issue 24 targets"],
     "storage.py": ["events / game", "event JSON / game", "database growth / game"],
-    "store.py": ["raw sqlite3 inserts", "store appends", "ratio store/raw", "load + fold"],
+    "store.py": ["raw sqlite3 inserts", "store appends", "store append CPU", "ratio store/raw",
+                 "load + fold"],
     "worst_case.py": ["worst request per endpoint", "GET hint (stage 1)", "worst request:"],
 }
 TIMEOUT_S = {"live.py": 120, "load.py": 120, "review.py": 120, "servers.py": 120}
