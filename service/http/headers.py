@@ -117,11 +117,23 @@ def close_after_unread_body(response: Response) -> Response:
     """``Connection: close`` on an answer given before the request's body was read
     whole (a 413, a refusal before the body is parsed): the server then closes the
     connection rather than read the rest, and says so, so that the client opens a new
-    one for its next request instead of writing to a closed one."""
+    one for its next request instead of writing to a closed one.
+
+    Read whole means read up to ``Content-Length``: the stream's position, not its
+    ``is_exhausted``, which under a server that ends the input itself (granian sets
+    ``wsgi.input_terminated``) compares with ``MAX_CONTENT_LENGTH`` and so said every
+    body unread, closing the connection after every write."""
     length = request.content_length
     if not length:
         return response
     limit = request.max_content_length
-    if (limit is not None and length > limit) or not request.stream.is_exhausted:
+    if (limit is not None and length > limit) or not _read_whole(length):
         response.headers["Connection"] = "close"
     return response
+
+
+def _read_whole(length: int) -> bool:
+    try:
+        return request.stream.tell() >= length
+    except (AttributeError, OSError):  # a stream that cannot tell: assume unread
+        return False
