@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from service.serve import app_server, live_url, supervisor
+from service.serve import app_server, live_url, streams_server, supervisor
 from service.store.migrations import head_revisions
 from squares_testing.client import ApiClient
 from squares_testing.net import free_port, http_get_status
@@ -128,6 +128,22 @@ def test_an_app_worker_hides_what_it_loaded_from_the_cyclic_collector(
                            env=env, check=True, timeout=60)
     frozen, oldest = (int(n) for n in found.stdout.split())
     assert frozen > 50_000 and oldest < 1_000, found.stdout
+
+
+def test_the_streams_server_keeps_its_streams_out_of_full_collections(
+        tmp_path: Path) -> None:
+    """`streams_server.main` freezes what it loaded and collects young every 50,000
+    allocations before uvicorn serves: with Python's (700, 10, 10) a stream's wait
+    reached the oldest generation and full collections stalled every delivery."""
+    probe = ("import gc, uvicorn; from service.serve import streams_server; "
+             "uvicorn.Server.run = lambda self: print(*gc.get_threshold(), "
+             "gc.get_freeze_count()); streams_server.main(['--port', '1'])")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 's.db'}"}
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                           env=env, check=True, timeout=60)
+    young, middle, old, frozen = (int(n) for n in found.stdout.split())
+    assert (young, middle, old) == streams_server.GC_THRESHOLDS == (50_000, 20, 10)
+    assert frozen > 20_000, found.stdout
 
 
 def test_the_app_servers_command_line() -> None:
