@@ -34,7 +34,7 @@ CONNECTION_HEADROOM = 1024  # connections beyond the stream cap: preflights, ref
 # so it outlived two young collections, was moved to the oldest generation and counted
 # there as new; every ~10 s under load those counts started a full collection, which
 # walks every stream: 250 ms at 5,000 streams, a stall of every delivery (live.py's
-# slowest 290-390 ms). Collected young every 50,000 allocations, a wait dies young.
+# slowest 304-398 ms). Collected young every 50,000 allocations, a wait dies young.
 GC_THRESHOLDS = (50_000, 20, 10)
 
 
