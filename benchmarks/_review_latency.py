@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from review import MODE, mark, pairing
+from _review_games import MODE, mark, pairing
 
 from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from service.projections.analyst import POLL_S
+from service.projections.catch_up import reviews_pending
 from service.services import Services
 from squares_testing import results as _results
 from squares_testing.client import ApiClient, ConnectionFailed
@@ -202,7 +203,7 @@ def analyst_tally(url: str) -> tuple[int, int]:
     try:
         with services.store.unit_of_work(write=False) as uow:
             stored = uow.reviews.count()
-        return stored, services.reviews.reviews_pending()
+        return stored, reviews_pending(services.store)
     finally:
         services.store.dispose()
 

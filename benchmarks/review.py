@@ -49,6 +49,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from _review_games import PAIRINGS, mark, pairing
+
 from cli.simulate import Setup, new_game, play_stored
 from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from service.domain.events import Event
@@ -68,25 +70,11 @@ TARGET_CRAFTED_S = 2.0  # per review of any legal game
 CRAFTED = ((41, 81, "threes"), (41, 81, "safe"), (25, 51, "threes"), (19, 33, "first"),
            (41, 81, "greedy"))
 TARGET_PER_MIN = 60.0  # one analyst, one core
-MODE = "computer_vs_computer"
 HUMAN_LIKE_EVERY = 3  # every third CPU game has a greedy seat 1 (`game_events`)
 PARTS = ("cpu", "crafted", "throughput", "latency")
-# Seat 1 / seat 2; game i plays pairing i mod 6.
-PAIRINGS = (("easy", "easy"), ("moderate", "moderate"), ("hard", "hard"),
-            ("easy", "hard"), ("hard", "moderate"), ("moderate", "easy"))
-
-
-def pairing(i: int) -> tuple[str, str]:
-    return PAIRINGS[i % len(PAIRINGS)]
-
-
 def setup_for(i: int) -> Setup:
     level1, level2 = pairing(i)
     return Setup(level1, level2, DEFAULT_HEIGHT, DEFAULT_WIDTH)
-
-
-def mark(ok: bool | None) -> str:
-    return "—" if ok is None else ("PASS" if ok else "MISS")
 
 
 # -- 1. CPU per review ----------------------------------------------------------------

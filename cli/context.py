@@ -7,7 +7,7 @@ environment). So every command works on a new, empty database. Only the ``db``
 commands manage the schema explicitly.
 
 The URL: a relative SQLite path (``sqlite:///rel.db``) is made absolute against the
-directory the command was started in (`service.store.urls.absolute_sqlite_url`), so it names the same
+directory the command was started in (`service.ops.database_urls.absolute_sqlite_url`), so it names the same
 file for every command, also for the processes of ``squares serve`` (which
 run in another directory). The URL is checked on first use (`check_url`): a
 malformed one or an unsupported scheme is a usage error (exit 2), a SQLite path
@@ -16,23 +16,20 @@ below a regular file exit 1, before anything touches the database.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from service.ops.database_urls import absolute_sqlite_url, sqlalchemy_url, sqlite_file
 from service.ops.settings import Settings
 from service.services import Services
 from service.store import ADMIN, migrate
-from service.store.urls import absolute_sqlite_url, sqlalchemy_url, sqlite_file
 
 from .output import CliFailure, safe_url
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 SUPPORTED_BACKENDS = ("sqlite", "postgresql")
 URL_FORMS = "sqlite:///PATH or postgresql://USER:PASSWORD@HOST/DATABASE"
@@ -123,7 +120,8 @@ class AppContext:
             services.store.dispose()
 
 
-pass_app: Callable[[F], F] = click.make_pass_decorator(AppContext)
+# A command's function gets the `AppContext` as its first argument.
+pass_app = click.make_pass_decorator(AppContext)
 
 
 def current_settings() -> Settings:

@@ -9,10 +9,11 @@ import click
 
 from service.domain.render import render, render_board
 from service.ops.durations import parse_duration
+from service.ops.times import human_utc
 from service.services import GameSummary, SignatureReport
 
 from .context import AppContext, pass_app
-from .output import INT32_MAX, CliFailure, echo_json, fmt_time, require_yes, table
+from .output import INT32_MAX, CliFailure, echo_json, require_yes, table
 from .review import summary_lines
 
 STATUSES = {"unfinished": "active", "active": "active", "finished": "finished",
@@ -95,7 +96,7 @@ def list_games(app: AppContext, status: str | None, player: str | None, limit: i
         return
     rows = [
         (g.game_id, players_text(g), g.mode, g.difficulty, g.status, scores_text(g), g.version,
-         fmt_time(g.created_at))
+         human_utc(g.created_at))
         for g in found
     ]
     click.echo(table(
@@ -126,8 +127,8 @@ def show(app: AppContext, game_id: str, as_json: bool) -> None:
     click.echo(f"scores     {scores_text(summary)}  squares {summary.squares[0]}:"
                f"{summary.squares[1]}  ownerless {summary.ownerless}")
     click.echo(f"events     {summary.version}")
-    click.echo(f"created    {fmt_time(summary.created_at)}")
-    click.echo(f"finished   {fmt_time(summary.finished_at)}")
+    click.echo(f"created    {human_utc(summary.created_at)}")
+    click.echo(f"finished   {human_utc(summary.finished_at)}")
     if analysis is not None:
         click.echo(f"review     {analysis.status}"
                    + ("" if review else " (squares review --all)"))

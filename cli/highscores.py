@@ -8,10 +8,11 @@ import click
 
 from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
 from service.domain.ranking import MAIN, TABLES
+from service.ops.times import human_utc
 from service.services import HighScore
 
 from .context import AppContext, pass_app
-from .output import INT32_MAX, INT32_MIN, echo_json, fmt_time, require_yes, table
+from .output import INT32_MAX, INT32_MIN, echo_json, require_yes, table
 
 # Marks of the entries whose game may have been assisted (played before hints were
 # recorded) and of RULES E2's default entries.
@@ -21,7 +22,7 @@ NOT_RECORDED = "*"
 def high_score_table(entries: Sequence[HighScore]) -> str:
     rows = [
         (rank, e.name + (NOT_RECORDED if not e.hints_recorded else ""), e.score,
-         e.difficulty, fmt_time(e.created_at), _game(e), e.id)
+         e.difficulty, human_utc(e.created_at), _game(e), e.id)
         for rank, e in enumerate(entries, start=1)
     ]
     text = table(("#", "name", "score", "difficulty", "date", "game", "id"), rows,

@@ -7,7 +7,9 @@ import re
 from datetime import UTC, datetime
 from urllib.parse import parse_qs, urlsplit
 
-from .output import CliFailure, fmt_time
+from service.ops.times import human_utc
+
+from .output import CliFailure
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # as the API's (service/api/blueprint.py)
 
@@ -44,4 +46,4 @@ def until(when: datetime) -> str:
         left = f"{round(seconds / 60)} min"
     else:
         left = f"{max(seconds, 0)} s"
-    return f"{fmt_time(when)} UTC, in {left}"
+    return f"{human_utc(when)} UTC, in {left}"

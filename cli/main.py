@@ -139,10 +139,9 @@ class SquaresGroup(click.Group):
 @click.group(cls=SquaresGroup)
 @click.option(
     "--database-url",
-    envvar="DATABASE_URL",
-    default=None,
+    default=None,  # the settings' (DATABASE_URL): `Settings` is the one reader of the environment
     metavar="URL",
-    help="Database to use (env DATABASE_URL; default sqlite:///<repo>/instance/squares.db, "
+    help="Database to use (default: DATABASE_URL, else sqlite:///<repo>/instance/squares.db, "
     "for an installed package ./instance/squares.db). "
     "sqlite:///path (a relative path is taken from the current directory) or "
     "postgresql://user:password@host/db.",

@@ -18,14 +18,21 @@ from typing import IO
 import click
 
 from service.errors import GameNotFound, InviteClaimed
+from service.ops.settings import DEFAULT_BASE_URL
 from service.services import Services
 
 from .invites import invite_url, parse_join, until
 from .online_session import OnlineSession
 from .output import CliFailure
-from .play import DEFAULT_BASE_URL, game_for_token
 from .session import HELP
-from .tokens import load_invite_code, load_seat_tokens, load_tokens, save_token, tokens_file
+from .tokens import (
+    game_for_token,
+    load_invite_code,
+    load_seat_tokens,
+    load_tokens,
+    save_token,
+    tokens_file,
+)
 
 
 def _token_not_kept(token: str) -> None:

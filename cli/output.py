@@ -6,10 +6,12 @@ import dataclasses
 import json
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import IO, Any
 
 import click
+
+from service.ops.times import human_utc, iso_utc
 
 INT32_MIN = -(2**31)
 INT32_MAX = 2**31 - 1
@@ -22,7 +24,9 @@ class CliFailure(click.ClickException):
 
     def __init__(self, message: str, exit_code: int = 1) -> None:
         super().__init__(message)
-        self.exit_code = exit_code
+        # click types `exit_code` as one per exception class, yet reads it off the
+        # instance: one class serves both codes here
+        self.exit_code = exit_code  # type: ignore[misc]
 
     def show(self, file: IO[Any] | None = None) -> None:
         click.echo(f"error: {self.format_message()}", err=True)
@@ -55,19 +59,13 @@ def _cell(value: object) -> str:
     if value is None:
         return "-"
     if isinstance(value, datetime):
-        return fmt_time(value)
+        return human_utc(value)
     return str(value)
 
 
-def fmt_time(value: datetime | None) -> str:
-    """``YYYY-MM-DD HH:MM`` in UTC ("-" for none)."""
-    if value is None:
-        return "-"
-    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
-
-
 def jsonable(value: Any) -> Any:
-    """Dataclasses, tuples and datetimes as plain JSON values."""
+    """Dataclasses, tuples and datetimes as plain JSON values (a moment as the API
+    writes it: `iso_utc`)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
@@ -75,7 +73,7 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [jsonable(v) for v in value]
     if isinstance(value, datetime):
-        return value.astimezone(UTC).isoformat()
+        return iso_utc(value)
     return value
 
 

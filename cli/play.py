@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import sys
 from typing import IO
-from urllib.parse import urlsplit
 
 import click
 
@@ -28,37 +27,21 @@ from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from service.domain.ranking import MAIN, TABLES, table_of
 from service.domain.render import render
 from service.domain.start import LEVELS
-from service.domain.state import GameState
-from service.errors import GameNotFound, ServiceError
+from service.errors import GameNotFound
+from service.ops.settings import DEFAULT_BASE_URL, http_address
 from service.services import Services
 
 from .context import AppContext, current_settings, pass_app
 from .highscores import high_score_table
 from .output import CliFailure
 from .session import HELP, Session
-from .tokens import load_tokens, save_token, tokens_file
-
-BASE_URL_VAR = "SQUARES_BASE_URL"
-DEFAULT_BASE_URL = "http://127.0.0.1:5000"
+from .tokens import game_for_token, load_tokens, save_token, tokens_file
 
 
 def ask_name(stdin: IO[str]) -> str:
     if stdin.isatty():
         return str(click.prompt("Your name", default="Player"))
     return "Player"
-
-
-def game_for_token(services: Services, game_id: str,
-                   token: str) -> tuple[tuple[int, ...], GameState]:
-    """The seats `token` moves in game `game_id` and the game now; one-line errors."""
-    try:
-        seats = services.play.check_token(game_id, token)
-        _, state = services.queries.get_game(game_id)
-    except GameNotFound as exc:
-        raise CliFailure(f"no game {game_id}") from exc
-    except ServiceError as exc:
-        raise CliFailure(f"game {game_id}: {exc}") from exc
-    return seats, state
 
 
 def open_session(services: Services, resume: str, token: str | None, stdin: IO[str],
@@ -92,19 +75,15 @@ def use_tui(stdin: IO[str], plain: bool) -> bool:
     return current_settings().terminal not in ("", "dumb")
 
 
-def check_base_url(value: str) -> str:
-    """An http(s) address (a path prefix allowed), without its trailing slash."""
-    text = value.strip().rstrip("/")
-    parts = urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query \
-            or parts.fragment:
+def _base_url_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
+    """The option's address, else the settings' (``SQUARES_BASE_URL``, checked there)."""
+    if value is None:
+        return current_settings().base_url
+    try:
+        return http_address(value)
+    except ValueError:
         raise click.BadParameter(f"{value!r} is not an http(s) address such as "
-                                 f"{DEFAULT_BASE_URL}")
-    return text
-
-
-def _base_url_option(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    return check_base_url(value)
+                                 f"{DEFAULT_BASE_URL}") from None
 
 
 def check_options(online: bool, join: str | None, code: str | None, resume: str | None,
@@ -137,9 +116,9 @@ def check_options(online: bool, join: str | None, code: str | None, resume: str 
                    "(.../join/ID#code=CODE), or its id with --code; then play that seat.")
 @click.option("--code", default=None, help="The invitation code for --join (default: the "
                                            "link's #code=).")
-@click.option("--base-url", default=DEFAULT_BASE_URL, show_default=True,
-              envvar=BASE_URL_VAR, callback=_base_url_option,
-              help=f"The web server's address for the invite link (env {BASE_URL_VAR}).")
+@click.option("--base-url", default=None, callback=_base_url_option,
+              help="The web server's address for the invite link (default: "
+                   f"SQUARES_BASE_URL, else {DEFAULT_BASE_URL}).")
 @click.option("--resume", "resume", metavar="ID", default=None,
               help="Go on with a stored, unfinished game instead of starting one.")
 @click.option("--token", default=None,

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from service.projections.analyst import LEASE_S, Analyst, Step
+from service.projections.catch_up import review_all, reviews_pending
 
 from .context import AppContext, pass_app
 
@@ -45,15 +46,15 @@ def review(app: AppContext, catch_up: bool, rebuild: bool, follow: bool,
             removed = Analyst(services.store).rebuild()
             click.echo(f"forgot {removed} review{'' if removed == 1 else 's'}; reviewing "
                        "every ended game again", err=True)
-        pending = services.reviews.reviews_pending()
+        pending = reviews_pending(services.store)
         with click.progressbar(length=pending, label="reviewing", file=sys.stderr,
                                show_pos=True) as bar:
             def progress(step: Step) -> None:
                 if step in (Step.REVIEWED, Step.FAILED, Step.SKIPPED):
                     bar.update(1)
 
-            reviewed, waiting = services.reviews.review_all(progress, lease_s=lease_s)
-        left = services.reviews.reviews_pending()
+            reviewed, waiting = review_all(services.store, progress, lease_s=lease_s)
+        left = reviews_pending(services.store)
     if waiting:
         click.echo("another analyst (a running server's) holds the lease and reviews the "
                    f"{left} game{'' if left == 1 else 's'} left", err=True)

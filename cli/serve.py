@@ -33,12 +33,12 @@ def serve(app: AppContext, host: str, port: int, live_port: int | None, workers:
     """Serve the game over HTTP (migrates the database first): the app server on
     --port, the live streams on --live-port, and the analyst that reviews ended games.
     Stops on SIGTERM or Ctrl-C."""
-    from service.ops import logs
-    from service.serve import app_server, live_url, metrics_server, supervisor
+    from service.ops import live_url, logs
+    from service.serve import app_server, metrics_server, supervisor
 
     settings = app.settings
     live_port = port + 1 if live_port is None else live_port
-    problem = _check_settings(settings, port, live_port)
+    problem = _check_settings(settings, host, port, live_port)
     if problem is not None:
         raise click.UsageError(problem)
     app.migrate()
@@ -75,12 +75,22 @@ def serve(app: AppContext, host: str, port: int, live_port: int | None, workers:
     sys.exit(status)
 
 
-def _check_settings(settings: Settings, port: int, live_port: int) -> str | None:
-    """Why the ports or the export keys cannot work, or None (every other setting was
-    checked when they were read). The export key file is created here, at the first
-    start (`export_keys`)."""
+def _check_settings(settings: Settings, host: str, port: int, live_port: int) -> str | None:
+    """Why the address, the ports or the export keys cannot work, or None (every other
+    setting was checked when they were read). The export key file is created here, at
+    the first start (`export_keys`)."""
     from service.errors import BadSetting
+    from service.ops import hosts
     from service.services import export_keys
+
+    bound = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    if settings.trusted_hosts == hosts.LOOPBACK and not hosts.LOOPBACK.allows(bound):
+        # other machines would reach it by names it refuses: fail now, not on each request
+        return (f"--host {host} serves other machines, but without SQUARES_PUBLIC_URL or "
+                f"{hosts.ENV} requests are answered only when they name "
+                f"{hosts.LOOPBACK_NAMES} (the rest get 400): set SQUARES_PUBLIC_URL to the "
+                f"address players use, or {hosts.ENV} to the names and addresses "
+                "they reach this machine by")
 
     try:
         export_keys.known_secrets(settings)

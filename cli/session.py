@@ -21,7 +21,10 @@ from .replay import describe, event_color
 HELP = ("x y: draw the line at column x, row y | a or Enter: advance | h: hint (a hint "
         "makes this game unranked) | q: quit")
 ASSISTED = "a hint was used: this game enters no high score table"
-_LINE = re.compile(r"^\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*$")
+# At most 9 digits each (any field's coordinates have 2): int() refuses a number of
+# over 4300 digits with a ValueError, and a typed line must never end the game with
+# a traceback. Digits of any script ("١٢ ٣") are taken, as click takes them.
+_LINE = re.compile(r"^\s*(-?\d{1,9})\s*[, ]\s*(-?\d{1,9})\s*$")
 
 
 @dataclass(frozen=True)

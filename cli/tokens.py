@@ -3,7 +3,7 @@
 ``~/.local/share/squares/tokens.json``, written atomically and readable by its owner
 only. An entry is a game id with its token, or (an online game, whose tokens move
 one seat each) with an object of seat ("1", "2") → token plus its invitation
-``"code"`` when this CLI created the game."""
+``"code"`` when this CLI created the game. And what a token moves: `game_for_token`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,12 @@ import os
 import tempfile
 from pathlib import Path
 
+from service.domain.state import GameState
+from service.errors import GameNotFound, ServiceError
+from service.services import Services
+
 from .context import current_settings
+from .output import CliFailure
 
 
 def tokens_file() -> Path:
@@ -97,3 +102,16 @@ def save_token(game_id: str, token: str, path: Path | None = None, *,
     except OSError:
         return None
     return path
+
+
+def game_for_token(services: Services, game_id: str,
+                   token: str) -> tuple[tuple[int, ...], GameState]:
+    """The seats `token` moves in game `game_id` and the game now; one-line errors."""
+    try:
+        seats = services.play.check_token(game_id, token)
+        _, state = services.queries.get_game(game_id)
+    except GameNotFound as exc:
+        raise CliFailure(f"no game {game_id}") from exc
+    except ServiceError as exc:
+        raise CliFailure(f"game {game_id}: {exc}") from exc
+    return seats, state

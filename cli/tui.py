@@ -28,8 +28,10 @@ from service.domain.fold import apply_in_place
 from service.domain.render import axis_header, board_cell, column_offsets, render_status
 from service.domain.state import GameState
 from service.errors import HintsOff
+from service.services import MoveResult
 
 from .replay import describe
+from .session import Session, prompt_for
 
 KEYS_HELP = "arrows move · space draw · Enter next stage · h hint (unranks) · q quit"
 MARGIN = 3  # the row numbers' column
@@ -90,7 +92,7 @@ class Screen:
 class TerminalUI:
     """One curses session over a `Session` (cli/play.py): draw, read a key, act."""
 
-    def __init__(self, session: object, stdscr: curses.window) -> None:
+    def __init__(self, session: Session, stdscr: curses.window) -> None:
         self.session = session
         self.scr = stdscr
         self.screen = Screen()
@@ -104,7 +106,7 @@ class TerminalUI:
 
     @property
     def state(self) -> GameState:
-        return self.session.state  # type: ignore[attr-defined,no-any-return]
+        return self.session.state
 
     # -- drawing ---------------------------------------------------------------------
     def setup(self) -> None:
@@ -141,7 +143,7 @@ class TerminalUI:
         st = state or self.state
         g = st.geometry
         self.scr.erase()
-        title = f"Squares — {self.names[1]} vs {self.names[2]} · game {self.session.game_id}"  # type: ignore[attr-defined]
+        title = f"Squares — {self.names[1]} vs {self.names[2]} · game {self.session.game_id}"
         self.put(0, 0, title, curses.A_BOLD)
         header = axis_header(g.width, MARGIN)
         top = 1
@@ -176,8 +178,6 @@ class TerminalUI:
         if note:
             self.put(row, 0, note, curses.A_BOLD)
         elif not st.over:
-            from .session import prompt_for
-
             self.put(row, 0, f"cursor ({self.cursor.x}, {self.cursor.y}) · "
                      + prompt_for(st).strip("[] >").split(";")[0])
         self.put(row + 1, 0, "game over — q to leave" if st.over else KEYS_HELP, curses.A_DIM)
@@ -203,22 +203,21 @@ class TerminalUI:
         finally:
             self.scr.nodelay(False)
 
-    def act(self, command: Callable[[], object]) -> None:
+    def act(self, command: Callable[[], MoveResult]) -> None:
         before = self.state.copy()
         try:
             result = command()
         except RuleViolation as exc:
             self.screen.say(f"refused: {exc.message}", 2)
             return
-        events = [stored.event for stored in result.events]  # type: ignore[attr-defined]
-        self.session.state = result.state  # type: ignore[attr-defined]
+        events = [stored.event for stored in result.events]
+        self.session.state = result.state
         self.play_events(before, events)
 
     def hint(self) -> None:
         session = self.session
         try:  # an online game's hints are its creator's choice, for the seat to move
-            hint = session.services.play.hint(session.game_id,  # type: ignore[attr-defined]
-                                         session.token)  # type: ignore[attr-defined]
+            hint = session.services.play.hint(session.game_id, session.token)
         except (RuleViolation, HintsOff) as exc:
             self.screen.say(f"no hint: {exc.message}", 2)
             return
@@ -233,15 +232,15 @@ class TerminalUI:
 
     def handle(self, key: int) -> bool:
         """One key; False to leave."""
-        services = self.session.services  # type: ignore[attr-defined]
-        game_id, token = self.session.game_id, self.session.token  # type: ignore[attr-defined]
+        services = self.session.services
+        game_id, token = self.session.game_id, self.session.token
         moves = {curses.KEY_LEFT: (-1, 0), curses.KEY_RIGHT: (1, 0),
                  curses.KEY_UP: (0, -1), curses.KEY_DOWN: (0, 1)}
         if key in QUIT_KEYS:
             return False
         if self.state.over:
             return True
-        waiting = self.session.waiting_for()  # type: ignore[attr-defined]
+        waiting = self.session.waiting_for()
         if key in moves:
             self.cursor.move(self.state, *moves[key])
         elif waiting is not None and key in (ord(" "), *ENTER_KEYS, *HINT_KEYS):
@@ -260,7 +259,7 @@ class TerminalUI:
     def poll(self) -> None:
         """The other seat's moves since the state shown (an online game)."""
         before = self.state.copy()
-        events = self.session.poll()  # type: ignore[attr-defined]
+        events = self.session.poll()
         if events:
             self.play_events(before, events)
 
@@ -270,7 +269,7 @@ class TerminalUI:
         self.setup()
         self.screen.say("your move: " + KEYS_HELP)
         while True:
-            waiting = self.session.waiting_for()  # type: ignore[attr-defined]
+            waiting = self.session.waiting_for()
             self.draw(note="" if waiting is None else f"Waiting for {waiting}… (q quits)")
             self.scr.timeout(-1 if waiting is None else POLL_MS)
             key = self.scr.getch()
@@ -282,7 +281,7 @@ class TerminalUI:
                 return self.state.over
 
 
-def run_tui(session: object) -> bool:
+def run_tui(session: Session) -> bool:
     """Play `session` in curses; True if the game ended, False if the player quit."""
     result: list[bool] = []
 

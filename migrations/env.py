@@ -12,9 +12,10 @@ from pathlib import Path
 from alembic import context
 from sqlalchemy.engine import Connection
 
+from service.ops.database_urls import sqlalchemy_url
 from service.ops.settings import Settings
 from service.store import ADMIN, make_engine, metadata
-from service.store.urls import sqlalchemy_url
+from service.store.private_files import open_private
 
 cfg = context.config
 if cfg.config_file_name is not None and not cfg.attributes.get("url"):
@@ -65,7 +66,9 @@ def migration_lock(connection: Connection) -> Iterator[None]:
     if not database or database == ":memory:":
         yield
         return
-    with open(Path(database).with_name(Path(database).name + ".migrate-lock"), "a") as lock:
+    lock_path = Path(database).with_name(Path(database).name + ".migrate-lock")
+    # 0600 (`private_files`): whoever could open it could hold it and stall every start
+    with open(lock_path, "a", opener=open_private) as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield

@@ -2,7 +2,7 @@
 
 The domain's `service.domain.commands.RuleViolation` has the same three attributes
 and passes through the service layer unchanged. What the API answers for each (its
-HTTP status) is written in one place, `service.api.statuses`.
+HTTP status) is written in one place, `service.protocol.statuses`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The service's servers on loopback ports in threads of this process, for tests and
 benchmarks that need real HTTP and the app's objects at hand (the live feed's tests,
-some browser tests): `streams_server` (the streams app under uvicorn, as ``squares
-serve`` runs it) and `app_server` (the Flask app under werkzeug's threaded server:
-``squares serve`` runs it under granian, which only runs in processes of its own).
+some browser tests): `streams_server` (the streams app under uvicorn) and `app_server`
+(the Flask app under werkzeug's threaded server). ``squares serve`` runs both under
+granian, which only runs in processes of its own (its embeddable server is
+experimental); the end-to-end tests run it so (`squares_testing.server`).
 """
 
 from __future__ import annotations
@@ -20,21 +21,22 @@ from squares_testing.net import HOST
 
 @contextlib.contextmanager
 def streams_server(services: Any, host: str = HOST) -> Iterator[Any]:
-    """The streams app on `services` (with their settings) under uvicorn with
-    ``squares serve``'s settings, in a thread; yields the app (`port` set on it:
-    where it listens)."""
+    """The streams app on `services` (with their settings) under uvicorn in a thread,
+    with lifespan and client addresses from the socket as ``squares serve`` has them;
+    yields the app (`port` set on it: where it listens)."""
     import socket
 
     import uvicorn
 
     from service.live.streams import streams_app
-    from service.serve.streams_server import uvicorn_settings
 
     app = streams_app(services)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, 0))
-    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_settings(services.settings.live)))
+    server = uvicorn.Server(uvicorn.Config(app, lifespan="on", proxy_headers=False,
+                                           access_log=False, log_level="warning",
+                                           timeout_graceful_shutdown=3))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
                               name="in-process-streams-server", daemon=True)
     thread.start()

@@ -134,12 +134,13 @@ def computer_game(services: Services, seed: int | None = None, *, height: int = 
     return created.game_id
 
 
-def play_unassisted(services: Services, game_id: str, token: str,
+def play_unassisted(services: Services, game_id: str, token: str | Mapping[int, str],
                     state: GameState | None = None, strategy: Strategy | None = None,
                     ) -> GameState:
     """Play a stored game's human seats by `strategy` (default `Greedy`) through the
     services, the computer answering, until it is over; no hint is asked, so a ranked
-    game stays ranked. The last state."""
+    game stays ranked. `token`: the game's, or each seat's (an online game). The last
+    state."""
     from service.domain.commands import PlaceLine
     from squares_testing.greedy import Greedy
 
@@ -147,9 +148,10 @@ def play_unassisted(services: Services, game_id: str, token: str,
 
     def step(state: GameState) -> GameState:
         command = chooser.next_command(state)
+        mover = token if isinstance(token, str) else token[state.turn]
         if isinstance(command, PlaceLine):
-            return services.play.place_line(game_id, token, command.x, command.y).state
-        return services.play.advance(game_id, token).state
+            return services.play.place_line(game_id, mover, command.x, command.y).state
+        return services.play.advance(game_id, mover).state
 
     return until_over(services.queries.get_state(game_id) if state is None else state, step)
 

@@ -8,9 +8,9 @@ from flask import Response, jsonify
 from marshmallow import Schema, fields, validate
 
 from ..errors import GameNotFound, GameRunning
+from ..protocol.event_json import timestamp
 from ..services import Analysis
 from .blueprint import blp, checked_game_id, current_services, error_responses
-from .views import timestamp
 
 
 def _int(**kwargs: Any) -> fields.Integer:

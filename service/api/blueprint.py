@@ -18,10 +18,10 @@ from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from ..errors import GameNotFound, ServiceError
+from ..protocol.paths import GAME_ID
+from ..protocol.statuses import HTTP_ERRORS, SERVICE_ERRORS, codes
 from ..services import Services
-from .paths import GAME_ID
 from .schemas import ErrorSchema
-from .statuses import HTTP_ERRORS, SERVICE_ERRORS, codes
 
 
 class DuplicateKey(ValueError):
@@ -63,7 +63,7 @@ class ArgumentsParser(FlaskParser):
             raise json.JSONDecodeError(f"undecodable JSON: {exc}", "<request body>", 0) from exc
 
 
-class ApiBlueprint(Blueprint):  # type: ignore[misc]
+class ApiBlueprint(Blueprint):
     ARGUMENTS_PARSER = ArgumentsParser()
 
 
@@ -110,7 +110,8 @@ def refuse_bodies_that_are_not_json() -> None:
                                    "application/json), or empty")
 
 
-TOKEN_DOC = {"security": [{"bearerAuth": []}]}
+# an OpenAPI security requirement: the ``bearerAuth`` scheme, with no scopes
+TOKEN_DOC: dict[str, list[dict[str, list[str]]]] = {"security": [{"bearerAuth": []}]}
 
 
 def current_services() -> Services:

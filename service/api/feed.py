@@ -12,7 +12,7 @@ app's own answer to the path is the events so far (one page) and a ``retry:`` of
 `POLL_RETRY_MS`: a WSGI server would hold a thread for each open stream, so here
 an ``EventSource`` comes back with ``Last-Event-ID`` by itself and follows the game
 by polling. The checks are the same: an unknown game is a 404, a bad
-``Last-Event-ID``/``after`` a 400.
+``Last-Event-ID``/``after``/``viewers`` a 400.
 """
 
 from __future__ import annotations
@@ -22,11 +22,10 @@ from typing import Any
 from flask import Response, request
 
 from ..errors import GameNotFound
-from ..live.pages import page_reader
-from ..live.sse import GAME_OVER
+from ..protocol.event_pages import GAME_OVER, page_reader
+from ..protocol.paths import INT32_MAX, STREAM_QUERY_ERROR, parse_after, parse_flag
 from .blueprint import blp, checked_game_id, current_services, error_responses
 from .errors import api_error
-from .paths import parse_after
 
 POLL_RETRY_MS = 2000
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -37,6 +36,16 @@ SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
                                "(id = seq, event = type, data = the event as in /events)",
               content_type="text/event-stream")
 @error_responses("invalid_request", GameNotFound, "too_many_streams", "streams_full")
+@blp.doc(parameters=[  # read by hand (`parse_after`, `parse_flag`), so documented here
+    {"in": "query", "name": "after", "schema": {"type": "integer", "minimum": 0,
+                                                "maximum": INT32_MAX, "default": 0},
+     "description": "resume after this event (seq)"},
+    {"in": "header", "name": "Last-Event-ID", "schema": {"type": "integer", "minimum": 0,
+                                                         "maximum": INT32_MAX},
+     "description": "what a reconnecting EventSource sends; wins over after"},
+    {"in": "query", "name": "viewers", "schema": {"type": "integer", "enum": [0, 1],
+                                                  "default": 0},
+     "description": "1: count this stream as a spectator"}])
 def live(game_id: str) -> Any:
     """Follow a game as it is played (Server-Sent Events; resumes after Last-Event-ID).
     With ``?viewers=1`` the stream counts as a spectator and also receives
@@ -45,9 +54,8 @@ def live(game_id: str) -> Any:
     ``retry:``."""
     game_id = checked_game_id(game_id)
     after = parse_after(request.headers.get("Last-Event-ID", request.args.get("after", "0")))
-    if after is None:
-        return api_error("invalid_request",
-                         "Last-Event-ID (or after) must be a non-negative integer")
+    if after is None or parse_flag(request.args.get("viewers")) is None:
+        return api_error("invalid_request", STREAM_QUERY_ERROR)
     page = page_reader(current_services())(game_id, after)  # GameNotFound: 404
     parts = [f"retry: {POLL_RETRY_MS}\n\n".encode(), page.body]
     if page.over and (page.last_seq or after) >= page.version:

@@ -10,9 +10,10 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
 from ..domain.ranking import MAIN, TABLES
+from ..protocol.event_json import timestamp
 from ..services import HighScore
 from .blueprint import blp, current_services, error_responses
-from .views import timestamp
+from .schemas import AsciiInteger
 
 
 def _int(**kwargs: Any) -> fields.Integer:
@@ -20,7 +21,7 @@ def _int(**kwargs: Any) -> fields.Integer:
 
 
 def _query_int(**kwargs: Any) -> fields.Integer:
-    return fields.Integer(**kwargs)
+    return AsciiInteger(**kwargs)  # ASCII digits only, as every query number
 
 
 class HighScoresQuerySchema(Schema):
@@ -83,7 +84,8 @@ class HighScoreListSchema(Schema):
 
 
 def high_score_view(rank: int, entry: HighScore,
-                    accuracies: dict[str, tuple[int, int]]) -> dict[str, Any]:
+                    accuracies: dict[str, tuple[int | None, int | None]]
+                    ) -> dict[str, Any]:
     """`accuracies`: each reviewed game's accuracy per seat."""
     accuracy = accuracies.get(entry.game_id or "")
     return {

@@ -12,7 +12,8 @@ from typing import Any
 from flask import Response, jsonify, request
 from marshmallow import Schema, fields, validate
 
-from ..http.headers import no_store
+from ..protocol.event_json import event_view
+from ..protocol.headers import no_store
 from . import schemas as s
 from .blueprint import (
     TOKEN_DOC,
@@ -22,7 +23,7 @@ from .blueprint import (
     current_services,
     error_responses,
 )
-from .views import event_view, invite_view, state_view
+from .views import invite_view, state_view
 
 INVITE_STATUSES = ("open", "invite_invalid", "invite_claimed", "invite_expired", "not_online")
 

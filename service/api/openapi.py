@@ -11,13 +11,15 @@ from flask import Blueprint, Flask, current_app, render_template
 from flask_smorest import Api
 from markupsafe import Markup, escape
 
+from ..protocol import statuses
+
 # analysis, feed, highscores, online and routes add their endpoints to blp
-from . import analysis, errors, feed, highscores, online, routes, statuses  # noqa: F401
+from . import analysis, feed, highscores, online, routes  # noqa: F401
 from .blueprint import blp
 from .schemas import ErrorSchema, HealthSchema
 
 
-class SquaresApi(Api):  # type: ignore[misc]
+class SquaresApi(Api):
     ERROR_SCHEMA = ErrorSchema  # document our one error shape, not flask-smorest's
 
 
@@ -98,4 +100,3 @@ def init_app(app: Flask) -> None:
     _document_health(app, api)
     app.extensions["squares_api"] = api
     app.register_blueprint(docs)
-    errors.register(app)

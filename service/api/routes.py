@@ -13,7 +13,9 @@ from flask import Response, jsonify, request
 
 from ..domain.render import render
 from ..errors import GameNotFound, StepOutOfRange
-from ..http.headers import no_store
+from ..protocol.event_json import event_view
+from ..protocol.headers import no_store
+from ..protocol.paths import ascii_int
 from ..services import MoveResult
 from . import schemas as s
 from .blueprint import (
@@ -24,8 +26,8 @@ from .blueprint import (
     current_services,
     error_responses,
 )
+from .errors import api_error
 from .views import (
-    event_view,
     hint_view,
     invite_view,
     state_view,
@@ -135,13 +137,21 @@ def events(query: dict[str, Any], game_id: str) -> Response:
     return jsonify(events=[event_view(e) for e in stored], version=version)
 
 
-@blp.route("/games/<game_id>/replay/<int(signed=True):step>", methods=["GET"])
+# `step` is read by `ascii_int`, not by werkzeug's int converter: that one takes any
+# script's digits ("١" would be step 1), and a segment that is no number is a 400
+# here, not a route that does not exist. A negative step is a number out of range.
+@blp.route("/games/<game_id>/replay/<step>", methods=["GET"], parameters=[
+    {"in": "path", "name": "step", "required": True, "schema": {"type": "integer"}}])
 @blp.response(200, s.ReplaySchema)
-@error_responses(GameNotFound, StepOutOfRange)
-def replay(game_id: str, step: int) -> Response:
+@error_responses("invalid_request", GameNotFound, StepOutOfRange)
+def replay(game_id: str, step: str) -> Response:
     """The state after the first `step` events (1 = the game as created)."""
-    state, event, version = current_services().queries.replay_step(checked_game_id(game_id), step)
-    return jsonify(step=step, version=version, state=state_view(game_id, state),
+    game_id = checked_game_id(game_id)
+    number = ascii_int(step, signed=True)
+    if number is None:
+        return api_error("invalid_request", "step must be an integer (ASCII digits)")
+    state, event, version = current_services().queries.replay_step(game_id, number)
+    return jsonify(step=number, version=version, state=state_view(game_id, state),
                    event=event_view(event))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -12,21 +13,37 @@ from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH,
 from ..domain.names import NAME_MAX
 from ..domain.ranking import ORIGINS, TABLES
 from ..domain.start import LEVELS, MODES
+from ..protocol.paths import INT32_MAX, ascii_int
 from ..services import GameSummary
-from .paths import INT32_MAX
 
 SEED_MAX = 2**63 - 1
 NO_CONTROL_CHARACTERS = validate.Regexp(r"^[^\x00-\x1f\x7f]*$",
                                         error="must not contain control characters")
 
 
-def _int(**kwargs: object) -> fields.Integer:
-    return fields.Integer(strict=True, **kwargs)  # type: ignore[arg-type]
+def _int(**kwargs: Any) -> fields.Integer:
+    return fields.Integer(strict=True, **kwargs)
 
 
-def _query_int(**kwargs: object) -> fields.Integer:
-    """An integer in the query string: text, so not strict (``"5"`` is 5, ``"5.5"`` is not)."""
-    return fields.Integer(**kwargs)  # type: ignore[arg-type]
+class AsciiInteger(fields.Integer):
+    """An integer written as text (a query string), read by `ascii_int`: ASCII digits
+    with an optional leading ``-`` (the field's range then refuses a negative with
+    its own message). int() alone would read ``"١٢"`` or ``"１２"`` as 12 and take
+    ``"+5"``, ``" 5"`` and ``"5_0"``; here each is a 400 ``invalid_request``."""
+
+    def _validated(self, value: Any) -> int:
+        if isinstance(value, str):
+            number = ascii_int(value, signed=True)
+            if number is None:
+                raise self.make_error("invalid", input=value)
+            value = number
+        return super()._validated(value)
+
+
+def _query_int(**kwargs: Any) -> fields.Integer:
+    """An integer in the query string: text, so not strict (``"5"`` is 5, ``"5.5"`` is
+    not), in ASCII digits (`AsciiInteger`)."""
+    return AsciiInteger(**kwargs)
 
 
 def _point() -> fields.List:
@@ -237,8 +254,9 @@ def _summary_field(name: str, hint: Any) -> fields.Field:
     """The JSON field of one `GameSummary` field (datetimes are ISO 8601 text)."""
     optional = type(None) in typing.get_args(hint)
     base = next((a for a in typing.get_args(hint) if a is not type(None)), hint)
-    field = {int: _int, str: fields.String, datetime: fields.String,
-             bool: fields.Boolean}[base]
+    makers: dict[object, Callable[..., fields.Field]] = {
+        int: _int, str: fields.String, datetime: fields.String, bool: fields.Boolean}
+    field = makers[base]
     return field(required=True, allow_none=optional, metadata=_SUMMARY_DOCS.get(name, {}))
 
 
@@ -295,6 +313,8 @@ class GameSchema(Schema):
     summary = fields.Nested(SummarySchema, required=True)
 
 
+# SummarySchema is a class built at import time (`Schema.from_dict`), which mypy
+# cannot take as a base class
 class ListedGameSchema(SummarySchema):  # type: ignore[misc, valid-type]
     accuracy = fields.List(_int(allow_none=True), required=True, allow_none=True, metadata={
         "description": "each seat's stage-1 accuracy in % from the game's review; null "

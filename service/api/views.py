@@ -7,32 +7,20 @@ move. `tests/api` checks each view against its schema, so the two cannot drift.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from flask import current_app, url_for
 
 from ..domain.commands import Advance, PlaceLine
-from ..domain.events import SEAT_LETTERS, Event
+from ..domain.events import SEAT_LETTERS
 from ..domain.ranking import table_of
 from ..domain.rules import legal_actions
 from ..domain.state import GameState, TurnRecord
 from ..ops import settings
-from ..services import GameSummary, Invite, StoredEvent
+from ..protocol.event_json import event_data, timestamp
+from ..services import GameSummary, Invite
 from ..services.results import Hint
-
-
-def event_data(event: Event) -> dict[str, Any]:
-    data: dict[str, Any] = event.to_dict()["data"]
-    return data
-
-
-def timestamp(moment: datetime | None) -> str | None:
-    if moment is None:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 def state_view(game_id: str, state: GameState) -> dict[str, Any]:
@@ -92,12 +80,6 @@ def _turn_view(turn: TurnRecord) -> dict[str, Any]:
         "lines": [list(p) for p in turn.lines],
         "squares": [list(p) for p in turn.squares],
     }
-
-
-def event_view(stored: StoredEvent) -> dict[str, Any]:
-    event = stored.event
-    return {"type": event.TYPE, "v": event.VERSION, "data": event_data(event),
-            "seq": stored.seq, "recorded_at": timestamp(stored.recorded_at)}
 
 
 def summary_view(summary: GameSummary) -> dict[str, Any]:

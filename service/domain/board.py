@@ -104,8 +104,8 @@ def geometry(height: int = DEFAULT_HEIGHT, width: int = DEFAULT_WIDTH) -> Geomet
     boxes_of_slot: dict[int, list[int]] = {i: [] for i in slots}
     for b in boxes:
         bx, by = b % width, b // width
-        sides = tuple(sy * width + sx for sx, sy in box_sides(bx, by))
-        sides_of_box[b] = sides  # type: ignore[assignment]
+        top, bottom, left, right = (sy * width + sx for sx, sy in box_sides(bx, by))
+        sides = sides_of_box[b] = (top, bottom, left, right)
         for s in sides:
             boxes_of_slot[s].append(b)
     neighbours: dict[int, tuple[tuple[int, int], ...]] = {}

@@ -88,6 +88,8 @@ class GameCreated(Event):
     def from_data(cls, data: dict[str, Any]) -> Event:
         seats = tuple(Seat(**s) for s in data["seats"])
         rest = {k: _tuplify(v) for k, v in data.items() if k != "seats"}
+        # `seats` may hold any count here: that it holds two is the strict parse's check
+        # (`event_from_dict(strict=True)`)
         return cls(seats=seats, **rest)  # type: ignore[arg-type]
 
 
@@ -318,9 +320,13 @@ def event_to_json(event: Event) -> str:
 _SCALARS = frozenset((int, str, bool, float, type(None)))
 
 
-@cache
-def _field_names(cls: type) -> tuple[str, ...]:
+def _field_names_of(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
+
+
+# The memos below are declared as functions of a class: mypy would take an event
+# class for unhashable when checking the cache's argument (python/mypy#20409).
+_field_names: Callable[[type], tuple[str, ...]] = cache(_field_names_of)
 
 
 def _plain(value: Any) -> Any:
@@ -334,10 +340,12 @@ def _plain(value: Any) -> Any:
     return {name: _plain(getattr(value, name)) for name in _field_names(kind)}
 
 
-@cache
-def _field_hints(cls: type) -> tuple[tuple[str, Any], ...]:
+def _field_hints_of(cls: type) -> tuple[tuple[str, Any], ...]:
     hints = typing.get_type_hints(cls)
     return tuple((name, hints[name]) for name in _field_names(cls))
+
+
+_field_hints: Callable[[type], tuple[tuple[str, Any], ...]] = cache(_field_hints_of)
 
 
 def _conforms(value: Any, hint: Any) -> bool:

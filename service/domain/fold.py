@@ -11,8 +11,9 @@ chart).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import islice
+from typing import Any
 
 from .board import Geometry, geometry
 from .events import (
@@ -247,7 +248,8 @@ def _on_game_abandoned(state: GameState, e: GameAbandoned) -> None:
     state.abandoned = e.reason
 
 
-_HANDLERS = {
+# Each handler takes the event class it is filed under (hence ``Any``: the key is the type).
+_HANDLERS: dict[type[Event], Callable[[GameState, Any], None]] = {
     LinePlaced: _on_line_placed,
     StageAdvanced: _on_stage_advanced,
     PieceInserted: _on_piece_inserted,

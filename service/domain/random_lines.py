@@ -63,7 +63,7 @@ def _piece_sizes(height: int, width: int, edition: int) -> tuple[int, ...]:
     if edition == 1:
         return PIECE_SIZES
     room = len(geometry(height, width).inner_slots) / INNER_SLOTS_PER_PIECE_LINE
-    sizes = PIECE_SIZES
+    sizes: tuple[int, ...] = PIECE_SIZES
     while len(sizes) > 1 and sum(sizes) > room:
         sizes = sizes[1:]
     return sizes

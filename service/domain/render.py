@@ -14,6 +14,8 @@ the coordinates of RULES F2, as the web board, hints and captions use them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .events import OWNERLESS
 from .state import GameState
 
@@ -39,7 +41,9 @@ def axis_header(width: int, margin: int = 3) -> list[str]:
     offsets = column_offsets(width)
     middles = [at + (x % 2) for x, at in enumerate(offsets)]
     lines = []
-    digits = [(lambda x: str(x // 10) if x >= 10 else " "), (lambda x: str(x % 10))]
+    digits: list[Callable[[int], str]] = [
+        (lambda x: str(x // 10) if x >= 10 else " "), (lambda x: str(x % 10))
+    ]
     for digit in digits if width > 10 else digits[1:]:
         row = [" "] * (middles[-1] + 1)
         for x, at in enumerate(middles):

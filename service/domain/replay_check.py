@@ -107,8 +107,8 @@ def _recreate(created: GameCreated, seed: str) -> list[Event]:
     creator_seat = 2 if created.mode == "online" and not first.name else 1  # a rematch
     command = NewGame(
         seed=seed, player_name=(second if creator_seat == 2 else first).name,
-        difficulty=first.level if created.mode == "computer_vs_computer" else (
-            second.level or created.difficulty),
+        difficulty=(first.level if created.mode == "computer_vs_computer" else second.level)
+        or created.difficulty,
         mode=created.mode, height=created.height, width=created.width,
         second_name=second.name if created.mode == "two_players" else None,
         second_level=second.level if created.mode == "computer_vs_computer" else None,

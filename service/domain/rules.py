@@ -280,7 +280,8 @@ def game_over_event(state: GameState) -> GameOver:
     winner = 0
     if state.scores[0] != state.scores[1]:
         winner = 1 if state.scores[0] > state.scores[1] else 2
-    return GameOver(tuple(state.scores), tuple(state.squares), state.ownerless, winner)  # type: ignore[arg-type]
+    scores, squares = state.scores, state.squares
+    return GameOver((scores[0], scores[1]), (squares[0], squares[1]), state.ownerless, winner)
 
 
 # -- what may happen now -----------------------------------------------------

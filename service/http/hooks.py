@@ -2,7 +2,9 @@
 one after (Flask looks at every hook on every request, so one each is cheaper than a
 hook per concern):
 
-- before: the time it started (for the access line), the rate limit (`limits`);
+- before: the time it started (for the access line), the request's host (a host the
+  service does not answer to is a 400 before anything else: `service.ops.hosts`),
+  the rate limit (`limits`);
 - after: the rate limit's headers, the security headers and ``Connection: close``
   after an unread body (`headers`), then the request id, the metrics and the access
   line (`access_log`), last, so that they see the answer as it leaves.
@@ -14,15 +16,21 @@ from __future__ import annotations
 
 import time
 
-from flask import Flask, Response, g
+from flask import Flask, Response, g, request
+from werkzeug.exceptions import SecurityError
 
-from . import access_log, headers
+from ..ops import hosts, settings
+from ..protocol import access_log, headers
 from .limits import RateLimits
 
 
 def init_app(app: Flask, limits: RateLimits) -> None:
+    trusted_hosts = settings.of_app(app).trusted_hosts
+
     def before() -> None:
         g.squares_started = time.perf_counter()
+        if not trusted_hosts.allows(request.host):  # after ProxyFix: the forwarded host
+            raise SecurityError(hosts.REFUSED)
         limits.check()
 
     def after(response: Response) -> Response:

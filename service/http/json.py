@@ -22,6 +22,10 @@ OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | \
 
 
 class FastJSON(DefaultJSONProvider):
+    # what Python's encoder writes (the fallback, options only it has) keeps the keys'
+    # order too, as orjson does; Flask 3 reads this, not the JSON_SORT_KEYS config
+    sort_keys = False
+
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         if kwargs:  # options only Python's encoder has (indent, sort_keys, ...)
             return super().dumps(obj, **kwargs)

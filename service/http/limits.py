@@ -113,6 +113,16 @@ class SharedWindows:
         return allowed, Window(item.amount, stats.remaining, stats.reset_time)
 
 
+def _synchronous_storage(uri: str, options: dict[str, Any]) -> Storage:
+    """The storage `uri` names. The views run in threads, so it must be one of the
+    synchronous storages (an ``async+`` URI names an asyncio one, which
+    `FixedWindowRateLimiter` refuses too)."""
+    storage = storage_from_string(uri, **options)
+    if not isinstance(storage, Storage):
+        raise ValueError(f"rate limit storage {uri!r} is asyncio's: use a synchronous one")
+    return storage
+
+
 class Counts:
     """Where the counts are: in this process (``memory://``), or in a shared storage
     and, while it does not answer (and the fallback is on), in this process."""
@@ -120,7 +130,7 @@ class Counts:
     def __init__(self, uri: str, options: dict[str, Any], fallback: bool) -> None:
         self.memory = LocalWindows()
         self.shared = (None if uri.startswith("memory://")
-                       else SharedWindows(storage_from_string(uri, **options)))
+                       else SharedWindows(_synchronous_storage(uri, options)))
         self.fallback = fallback
         self._lock = threading.Lock()
         self._down_since: float | None = None

@@ -8,7 +8,9 @@ answers allow any origin (`CORS_HEADERS`: the events of every game are public), 
 that the pages of the app's port may read it.
 
 A stream request is checked here as the Flask view checks it (`service.api.feed`):
-an unknown game is a 404, a bad ``Last-Event-ID``/``after`` a 400, too many streams
+a host the service does not answer to is a 400 (`service.ops.hosts`, as in the Flask
+app), an unknown game a 404, a bad ``Last-Event-ID``/``after``/``viewers`` a 400
+(ASCII digits only: `protocol.paths`), too many streams
 from one address a 429 and a full or stopping server a 503 (both with
 ``Retry-After``), each in the API's error shape with its security headers and
 request id. A stream that passes is run by the hub (`LiveHub.serve`) until it ends.
@@ -25,17 +27,17 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
-from ..api.paths import GAME_ID, parse_after
-from ..api.statuses import (
+from ..errors import DatabaseUnavailable, GameNotFound
+from ..ops import hosts, metrics
+from ..protocol import access_log, request_ids
+from ..protocol.answers import answer_headers, error_body
+from ..protocol.paths import GAME_ID, STREAM_QUERY_ERROR, parse_after, parse_flag
+from ..protocol.statuses import (
     ALL_BY_CODE,
     OUTAGE_RETRY_AFTER_S,
     UNAVAILABLE_MESSAGE,
     service_error,
 )
-from ..errors import DatabaseUnavailable, GameNotFound
-from ..http import access_log, request_ids
-from ..http.answers import answer_headers, error_body
-from ..ops import metrics
 from ..services import Services
 from .hub import LiveHub, StreamRequest
 
@@ -64,10 +66,15 @@ class Request:
         self.path: str = scope["path"]
         self.headers = {name.decode("latin-1").lower(): value.decode("latin-1")
                         for name, value in scope["headers"]}
-        self.query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        self.query = parse_qs(scope.get("query_string", b"").decode("latin-1"),
+                              keep_blank_values=True)  # "?after=" is no number, as in Flask
         peer = scope.get("client")
         self.client = client_address(self.headers.get("x-forwarded-for"),
                                      peer[0] if peer else "-", proxies)
+        # the host the trusted proxies forwarded, counted as the client's address is
+        # (what ``ProxyFix(x_host=proxies)`` gives the Flask app); no Host: none
+        self.host = client_address(self.headers.get("x-forwarded-host"),
+                                   self.headers.get("host", ""), proxies)
         self.request_id = request_ids.request_id_of(self.headers.get("x-request-id"))
         self.started = time.perf_counter()
 
@@ -94,6 +101,7 @@ class StreamsApp:
         self.services = services
         self.hub = hub
         self.proxies = proxies
+        self.trusted_hosts = services.settings.trusted_hosts  # as the Flask app's
         self.on_close = on_close  # what the app's maker opened for it (the database pool)
 
     async def __call__(self, scope: Message, receive: Receive, send: Send) -> None:
@@ -104,7 +112,9 @@ class StreamsApp:
 
     async def _http(self, request: Request, receive: Receive, send: Send) -> None:
         match = STREAM_ROUTE.match(request.path)
-        if request.path == "/healthz" and request.method in ("GET", "HEAD"):
+        if not self.trusted_hosts.allows(request.host):  # `service.ops.hosts`
+            await self._refuse(request, send, "bad_request", hosts.REFUSED)
+        elif request.path == "/healthz" and request.method in ("GET", "HEAD"):
             await self._answer(request, send, 200, {"status": "ok"}, route="/healthz")
         elif match is None:
             await self._refuse(request, send, "not_found", "no such route")
@@ -119,9 +129,9 @@ class StreamsApp:
     async def _stream(self, request: Request, game_id: str, receive: Receive,
                       send: Send) -> None:
         after = parse_after(request.headers.get("last-event-id", request.arg("after", "0")))
-        if after is None:
-            await self._refuse(request, send, "invalid_request",
-                               "Last-Event-ID (or after) must be a non-negative integer")
+        spectator = parse_flag(request.arg("viewers", ""))
+        if after is None or spectator is None:
+            await self._refuse(request, send, "invalid_request", STREAM_QUERY_ERROR)
             return
         try:
             exists = GAME_ID.match(game_id) is not None and await self._exists(game_id)
@@ -153,8 +163,7 @@ class StreamsApp:
                              ("streams_full", "this server has no stream free"))
             await self._refuse(request, send, code, message, retry=True)
             return
-        wanted = StreamRequest(game_id, after, request.arg("viewers", "") == "1",
-                               request.client)
+        wanted = StreamRequest(game_id, after, spectator, request.client)
         try:
             await send(_start(200, {**SSE_HEADERS, **CORS_HEADERS}, request.request_id))
             self._logged(request, 200, game_id)
@@ -214,6 +223,8 @@ class StreamsApp:
                 self.hub.started()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                # granian sends it once every connection has ended: the streams were
+                # ended on the stop signal already (`LiveHub.started`)
                 self.hub.drain()
                 self.hub.close()
                 if self.on_close is not None:

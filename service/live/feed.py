@@ -10,8 +10,8 @@ How the one watcher thread of a process learns that a game changed:
 
 - PostgreSQL: ``LISTEN squares_events`` on a dedicated autocommit connection (outside
   the SQLAlchemy pool; `EventStore.listen`). The append transaction sends ``NOTIFY
-  squares_events, '<game_id>:<last seq>'`` (`store.events.EventRepository.insert`),
-  which PostgreSQL delivers only on commit. Notifications are not replayed to a listener
+  squares_events, '<game_id>:<last seq>'`` (`store.notifications`, the payload's
+  one home), which PostgreSQL delivers only on commit. Notifications are not replayed to a listener
   that was down, so after (re)connecting, and every `SAFETY_POLL_S` anyway, the
   watcher also polls the versions of the watched games.
 - SQLite: no notifications exist, so the watcher runs one indexed query every

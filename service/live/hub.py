@@ -24,10 +24,11 @@ from typing import Any
 
 from ..ops import metrics
 from ..ops.settings import LiveSettings
+from ..protocol.event_pages import Page
 from ..services import security
 from ..store import EventStore
 from .feed import Feed
-from .reads import Page, SharedReads
+from .reads import SharedReads
 from .slots import StreamSlots
 from .sse import stream
 from .viewers import Viewers
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 @dataclass(frozen=True)
@@ -74,9 +76,24 @@ class LiveHub:
 
     def started(self) -> None:
         """The server runs (ASGI lifespan startup): end the streams at once when the
-        process is asked to stop (SIGTERM, SIGINT; signals reach the main thread only)."""
+        process is asked to stop (SIGTERM, SIGINT), before the server's own stop runs.
+
+        Why a signal handler: granian (2.8) stops a worker in this order: its stop
+        handler stops the accepts and waits for every open connection to finish, and
+        only then sends ``lifespan.shutdown``; a stream never finishes by itself, so
+        the drain must come with the signal. granian's handler is asyncio's
+        ``loop.add_signal_handler`` (the signal's number arrives through the loop's
+        wake-up fd, whichever Python handler is installed), so a Python handler of
+        ours chained in front of it (`_chain_signal`) leaves it working. granian 2.8
+        installs it before lifespan startup; in case a later one installs it after,
+        every stream that opens makes sure again that ours runs first
+        (`_drain_on_stop`): there is nothing to drain before the first stream."""
+        self._drain_on_stop()
+
+    def _drain_on_stop(self) -> None:
+        # signal handlers are the main thread's (elsewhere: an app in a test's thread)
         if threading.current_thread() is threading.main_thread():
-            for signum in (signal.SIGTERM, signal.SIGINT):
+            for signum in STOP_SIGNALS:
                 _chain_signal(signum, self.drain)
 
     def drain(self) -> None:
@@ -88,6 +105,7 @@ class LiveHub:
         """Send the stream's body (its response has started); release its slot."""
         task = asyncio.current_task()
         assert task is not None
+        self._drain_on_stop()
 
         def client_gone(watch: asyncio.Future[None]) -> None:
             if not watch.cancelled():
@@ -163,8 +181,12 @@ async def _disconnected(receive: Receive) -> None:
 
 
 def _chain_signal(signum: int, first: Callable[[], None]) -> None:
-    """Run `first`, then whatever handled `signum` before (the server's own stop)."""
+    """Run `first`, then whatever handled `signum` before (the server's own stop); once:
+    nothing when our handler is the one installed. A handler not installed from Python
+    (`signal.getsignal` gives None) is left alone: replacing it would lose it."""
     previous = signal.getsignal(signum)
+    if previous is None or getattr(previous, "runs_first", None) == first:
+        return
 
     def handler(sig: int, frame: FrameType | None) -> None:
         first()
@@ -174,4 +196,5 @@ def _chain_signal(signum: int, first: Callable[[], None]) -> None:
             signal.signal(sig, signal.SIG_DFL)
             signal.raise_signal(sig)
 
+    handler.runs_first = first  # type: ignore[attr-defined]
     signal.signal(signum, handler)

@@ -17,35 +17,12 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 
+from ..protocol.event_pages import Page
 from .feed import Feed
 
 READ_THREADS = 4
 CACHE_BYTES = 16 * 1024 * 1024
-
-
-@dataclass(frozen=True)
-class Page:
-    """The SSE text of the events after a position: one message per event (seq,
-    text), the version they were read at, whether the game is over, and `body`: the
-    messages as the bytes a stream sends (encoded once, here, for every stream)."""
-
-    messages: tuple[tuple[int, str], ...]
-    version: int
-    over: bool
-    body: bytes = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "body", "".join(text for _, text in self.messages).encode())
-
-    @property
-    def last_seq(self) -> int | None:
-        return self.messages[-1][0] if self.messages else None
-
-    @property
-    def size(self) -> int:
-        return 64 + 2 * len(self.body)
 
 
 Key = tuple[str, int]

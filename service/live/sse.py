@@ -13,13 +13,12 @@ coroutine, a future and a timer, never a thread.
 
 from __future__ import annotations
 
-import json
 import random
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import ExitStack
-from typing import Any
 
+from ..protocol.event_pages import GAME_OVER
 from .feed import Feed
 from .reads import SharedReads
 from .viewers import Viewers
@@ -31,18 +30,11 @@ RETRY_MS = 1000  # the browser's reconnect delay after a dropped stream
 RESTART_RETRY_MS = (500, 3000)
 
 
-def sse_event(seq: int, type_: str, data: dict[str, Any]) -> str:
-    """One SSE message: ``id`` the sequence number, ``event`` the type, ``data`` JSON."""
-    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    return f"id: {seq}\nevent: {type_}\ndata: {payload}\n\n"
-
-
 def viewers_event(count: int) -> str:
     return f'event: viewers\ndata: {{"count":{count}}}\n\n'
 
 
 PING = b": ping\n\n"
-GAME_OVER = b": game over\n\n"
 
 
 def restart_message() -> bytes:
@@ -53,7 +45,7 @@ def restart_message() -> bytes:
 async def stream(feed: Feed, reads: SharedReads, game_id: str, after: int, *,
                  heartbeat_s: float, max_s: float,
                  viewers: Viewers | None = None,
-                 viewer: str = "") -> AsyncIterator[bytes]:
+                 viewer: str = "") -> AsyncGenerator[bytes, None]:
     """The SSE text of `game_id`'s events after `after`, as they are committed (bytes,
     as sent).
 

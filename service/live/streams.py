@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..ops.settings import Settings
+from ..protocol.event_pages import page_reader
 from ..services import Services
 from .app import StreamsApp
 from .hub import LiveHub
-from .pages import page_reader
 
 
 def create_streams_app(settings: Settings | None = None) -> StreamsApp:

@@ -126,7 +126,7 @@ class Viewers:
 
     def _count(self, game_id: str) -> int:
         """`count` with the lock held."""
-        here = self._local.get(game_id, {})
+        here: dict[str, int] = self._local.get(game_id, {})
         shared = self._shared.get(game_id, frozenset())
         return self._others.get(game_id, 0) + len(here) - sum(1 for c in shared if c in here)
 

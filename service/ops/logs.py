@@ -29,8 +29,6 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from ..http import request_ids
-
 FORMATS = ("text", "json")
 FORMAT_ENV = "SQUARES_LOG_FORMAT"
 ACCESS_LOGGER = "squares.access"
@@ -123,12 +121,29 @@ class RepeatFilter(logging.Filter):
         return True
 
 
+def _no_request() -> str | None:
+    return None
+
+
+# Where the current request's id comes from. The HTTP side knows what a request is and
+# sets this (`take_request_ids_from`), so that logging, which every layer uses, needs
+# none of it.
+_current_request_id: Callable[[], str | None] = _no_request
+
+
+def take_request_ids_from(current: Callable[[], str | None]) -> None:
+    """Name the current request's id on every record with `current` (None: outside a
+    request): the app factory passes `service.protocol.request_ids.current`."""
+    global _current_request_id
+    _current_request_id = current
+
+
 class RequestIdFilter(logging.Filter):
     """Puts the current request's id on every record (``-`` outside a request)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not hasattr(record, "request_id"):
-            record.request_id = request_ids.current() or "-"
+            record.request_id = _current_request_id() or "-"
         return True
 
 

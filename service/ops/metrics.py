@@ -128,7 +128,7 @@ def multiprocess_registry() -> CollectorRegistry:
     """A registry that sums the values every process wrote to the multiprocess
     directory (what the metrics server serves)."""
     registry = CollectorRegistry()
-    multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+    multiprocess.MultiProcessCollector(registry)
     return registry
 
 

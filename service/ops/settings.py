@@ -19,9 +19,10 @@ from dataclasses import dataclass, field, fields
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
-from ..serve import live_url
-from ..store.urls import absolute_sqlite_url
+from . import hosts, live_url
+from .database_urls import absolute_sqlite_url
 from .durations import parse_duration
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
@@ -30,6 +31,7 @@ FROM_CHECKOUT = (REPO_ROOT / "pyproject.toml").is_file()
 INSTANCE_DIR = (REPO_ROOT if FROM_CHECKOUT else Path.cwd()) / "instance"
 DEFAULT_SQLITE_PATH = INSTANCE_DIR / "squares.db"
 EXPORT_KEY_MIN = 16  # characters of a secret given in a setting
+DEFAULT_BASE_URL = "http://127.0.0.1:5000"  # the web server `squares serve` starts
 CLIENT_SALT_DEFAULT = "squares-client-address"
 """Only for a server without ``SQUARES_CLIENT_SALT``: set a secret of your own, or
 whoever reads the database can recover addresses from their hashes by trying all."""
@@ -122,7 +124,9 @@ class Settings:
     database_url: str  # DATABASE_URL
     public_url: str = ""  # SQUARES_PUBLIC_URL: where players reach the site
     trusted_proxies: int = 0  # SQUARES_TRUSTED_PROXIES
-    live_url: str = ""  # SQUARES_LIVE_URL (`service.serve.live_url`)
+    # SQUARES_TRUSTED_HOSTS (`service.ops.hosts`): the Host names requests may use
+    trusted_hosts: hosts.TrustedHosts = hosts.LOOPBACK
+    live_url: str = ""  # SQUARES_LIVE_URL (`service.ops.live_url`)
     client_salt: str = CLIENT_SALT_DEFAULT  # SQUARES_CLIENT_SALT
     abandon_after: timedelta = timedelta(days=7)  # SQUARES_ABANDON_AFTER
     active_games_per_client: int = 20  # SQUARES_ACTIVE_GAMES_PER_CLIENT (0: no cap)
@@ -145,6 +149,7 @@ class Settings:
     tokens_file: Path | None = None  # SQUARES_TOKENS_FILE, else under XDG_DATA_HOME
     data_home: Path = Path.home() / ".local" / "share"  # XDG_DATA_HOME
     tui_delay_s: float = 0.12  # SQUARES_TUI_DELAY: the cursor UI's pause between moves
+    base_url: str = DEFAULT_BASE_URL  # SQUARES_BASE_URL: the web server invite links name
     terminal: str = "dumb"  # TERM
 
     @classmethod
@@ -153,12 +158,17 @@ class Settings:
         """The settings of the environment (`environ`, default ``os.environ``) with
         `overrides` by setting name; `SettingError` for the first bad one."""
         read = _Reader(os.environ if environ is None else environ, overrides)
+        public_url = read.get("SQUARES_PUBLIC_URL", "", _public_url,
+                              "an http(s) URL such as https://squares.example")
         metrics_port = read.raw("SQUARES_METRICS_PORT")
         return cls(
             database_url=absolute_sqlite_url(
                 read.raw("DATABASE_URL", f"sqlite:///{DEFAULT_SQLITE_PATH}")),
-            public_url=read.raw("SQUARES_PUBLIC_URL").rstrip("/"),
+            public_url=public_url,
             trusted_proxies=read.whole("SQUARES_TRUSTED_PROXIES", 0, 0, 10, "proxies"),
+            trusted_hosts=read.get("SQUARES_TRUSTED_HOSTS", "",
+                                   lambda text: _trusted_hosts(text, public_url),
+                                   "host names, .domains or addresses, separated by commas"),
             live_url=read.get("SQUARES_LIVE_URL", "", live_url.check, "see SQUARES_LIVE_URL"),
             client_salt=read.raw("SQUARES_CLIENT_SALT", CLIENT_SALT_DEFAULT),
             abandon_after=read.get("SQUARES_ABANDON_AFTER", "7d", _retention,
@@ -193,6 +203,8 @@ class Settings:
                 "SQUARES_TOKENS_FILE") else None,
             data_home=Path(read.raw("XDG_DATA_HOME", str(Path.home() / ".local" / "share"))),
             tui_delay_s=read.number("SQUARES_TUI_DELAY", 0.12, 0, 2, "seconds"),
+            base_url=read.get("SQUARES_BASE_URL", DEFAULT_BASE_URL, http_address,
+                              f"an http(s) address such as {DEFAULT_BASE_URL}"),
             terminal=read.raw("TERM", "dumb"),
         )
 
@@ -216,6 +228,28 @@ class Settings:
 
 def is_setting(name: str) -> bool:
     return name.startswith("SQUARES_") or name in ("DATABASE_URL", "PROMETHEUS_MULTIPROC_DIR")
+
+
+def http_address(text: str) -> str:
+    """An http(s) address (a path prefix allowed) without its trailing slash;
+    `ValueError` for anything else."""
+    text = text.strip().rstrip("/")
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query \
+            or parts.fragment:
+        raise ValueError
+    return text
+
+
+def _public_url(text: str) -> str:
+    return hosts.check_public_url(text) if text else ""
+
+
+def _trusted_hosts(text: str, public_url: str) -> hosts.TrustedHosts:
+    try:
+        return hosts.parse(text, public_url)
+    except ValueError as exc:  # its reason, in the message naming the setting
+        raise SettingError(str(exc)) from None
 
 
 def _retention(text: str) -> timedelta:

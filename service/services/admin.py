@@ -9,7 +9,7 @@ from datetime import timedelta
 from ..domain import signing
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, FieldSizeError, geometry
 from ..domain.commands import RuleViolation
-from ..domain.events import Event, EventFormatError
+from ..domain.events import Event, EventFormatError, GameCreated
 from ..domain.fold import fold
 from ..domain.names import clean_name
 from ..domain.ranking import ARCHIVE, HERE, MAIN, SIGNED, TABLES
@@ -197,7 +197,8 @@ def _rebuild_one(uow: UnitOfWork, game_id: str, *, must_exist: bool) -> int:
     summary = summary_of(game_id, state, stored, HERE if row is None else row.summary.origin)
     if row is None:
         _, salt, token_hash = security.new_token_hash()
-        uow.games.add(summary, token_hash=token_hash, token_salt=salt)
+        uow.games.add(summary, token_hash=token_hash, token_salt=salt,
+                      seed_commitment=state.game.seed_commitment)
     else:
         uow.games.overwrite(summary)
     uow.snapshots.forget(game_id)
@@ -205,11 +206,15 @@ def _rebuild_one(uow: UnitOfWork, game_id: str, *, must_exist: bool) -> int:
 
 
 def _same_game(uow: UnitOfWork, events: list[Event]) -> str | None:
-    """A stored game whose stream and `events` are one a prefix of the other."""
+    """A stored game whose stream and `events` are one a prefix of the other.
+
+    A stream is known by its first event, whatever filled its seats later: the
+    candidates are the games committed to its seed (one indexed query; several only
+    for practice games of one chosen seed), and their events are compared."""
     created = events[0]
-    seats = created.seats  # type: ignore[attr-defined]
-    for candidate in uow.games.with_players(created.mode, seats[0].name,  # type: ignore[attr-defined]
-                                            seats[1].name):
+    if not isinstance(created, GameCreated):  # `check_stream` refuses such a stream
+        return None
+    for candidate in uow.games.same_seed(created.seed_commitment):
         stored = [s.event for s in uow.events.load(candidate, upto=len(events))]
         if stored and stored[0] == created and events[: len(stored)] == stored:
             return candidate

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
+from typing import Generic, Self, TypeVar, overload
 
 from ..domain import ai
 from ..domain.commands import Abandon
@@ -23,6 +24,8 @@ from ..store import REQUEST, EventStore, Patience, StoredGame, UnitOfWork, make_
 from . import security
 from .hints import HintCache
 from .results import MoveResult
+
+T = TypeVar("T")
 
 
 def is_computer_turn(state: GameState) -> bool:
@@ -57,22 +60,38 @@ class ServiceCore:
         self.invite_ttl_seconds: int = self.settings.invite_ttl_seconds
 
 
-def _shared(name: str) -> property:
-    """An attribute of the `ServiceCore`, read and set through it."""
-    return property(lambda self: getattr(self.core, name),
-                    lambda self, value: setattr(self.core, name, value))
+class _Shared(Generic[T]):
+    """An attribute of the `ServiceCore` of the same name, read and set through it."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, on: None, owner: type) -> Self: ...
+
+    @overload
+    def __get__(self, on: OnCore, owner: type | None = None) -> T: ...
+
+    def __get__(self, on: OnCore | None, owner: type | None = None) -> T | Self:
+        if on is None:  # looked up on the class
+            return self
+        value: T = getattr(on.core, self.name)
+        return value
+
+    def __set__(self, on: OnCore, value: T) -> None:
+        setattr(on.core, self.name, value)
 
 
 class OnCore:
     """Reads (and sets) the shared core's attributes as its own."""
 
     core: ServiceCore
-    store: EventStore = _shared("store")  # type: ignore[assignment]
-    settings: Settings = _shared("settings")  # type: ignore[assignment]
-    clock: Callable[[], datetime] = _shared("clock")  # type: ignore[assignment]
-    abandon_after: timedelta = _shared("abandon_after")  # type: ignore[assignment]
-    active_games_per_client: int = _shared("active_games_per_client")  # type: ignore[assignment]
-    invite_ttl_seconds: int = _shared("invite_ttl_seconds")  # type: ignore[assignment]
+    store = _Shared[EventStore]()
+    settings = _Shared[Settings]()
+    clock = _Shared[Callable[[], datetime]]()
+    abandon_after = _Shared[timedelta]()
+    active_games_per_client = _Shared[int]()
+    invite_ttl_seconds = _Shared[int]()
 
     @classmethod
     def core_from_url(cls, url: str | None = None, patience: Patience = REQUEST,

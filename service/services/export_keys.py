@@ -3,9 +3,11 @@ the other instances its operator trusts.
 
 The own secret is the setting ``SQUARES_EXPORT_KEY``, else the key file (``export.key``
 in the instance directory, or ``SQUARES_EXPORT_KEY_FILE``): 32 random bytes as hex,
-created with mode 600 the first time the server starts (or a command signs or checks
-an export), and kept: a new key would leave the games imported with the old one
-unverifiable. The trusted ones are ``SQUARES_TRUSTED_EXPORT_KEYS``.
+created with mode 600 (in a folder made 700) the first time the server starts (or a
+command signs or checks an export), and kept: a new key would leave the games
+imported with the old one unverifiable. A key file readable by others is made 600
+when it is read: whoever has the key can sign any stream as this instance's. The
+trusted ones are ``SQUARES_TRUSTED_EXPORT_KEYS``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 from ..domain.signing import key_id
 from ..errors import BadSetting
 from ..ops.settings import EXPORT_KEY_MIN, Settings
+from ..store import private_files
 
 KEY_BYTES = 32
 
@@ -44,10 +47,13 @@ def _key_file_secret(path: Path) -> bytes:
     mode 600, by one process only (a complete temporary file is linked into place,
     which fails if another process was first; then its key is the one)."""
     try:
-        return _read(path)
+        secret = _read(path)
     except FileNotFoundError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
+    else:
+        private_files.tighten(path)  # a key file written by hand, or copied in
+        return secret
+    private_files.make_private_dirs(path.parent)
     draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
     fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:

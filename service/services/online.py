@@ -23,6 +23,7 @@ from ..domain.retention import abandon_reason
 from ..domain.rules import abandoned_violation, decide
 from ..domain.state import GameState
 from ..errors import InviteClaimed, InviteExpired, InviteInvalid, NotOnline
+from ..ops.times import iso_utc
 from ..store import Invitation, StoredGame, UnitOfWork
 from . import security
 from .base import ServiceBase
@@ -93,7 +94,7 @@ class OnlineService(ServiceBase):
         now = self.clock()
         if invitation.expires_at <= now:
             raise InviteExpired("this invitation has expired",
-                                expired_at=invitation.expires_at.isoformat())
+                                expired_at=iso_utc(invitation.expires_at))
         idle = abandon_reason(state, last_event_at=game.summary.updated_at,
                               now=now, abandon_after=self.abandon_after)
         if idle is not None:  # due, not yet written: as if the sweep had run

@@ -1,12 +1,11 @@
-"""Game reviews: reading them, and catching the analyst up from the CLI."""
+"""Game reviews: reading them (the analyst, `service.projections`, writes them)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import GameRunning
-from ..projections.analyst import ENDINGS, LEASE_S, NAME, Analyst, Step
 from ..store import StoredReview
 from .base import ServiceBase
 
@@ -38,29 +37,3 @@ class ReviewService(ServiceBase):
         """Each reviewed game's accuracy per seat (for the lists)."""
         with self.store.unit_of_work(write=False) as uow:
             return uow.reviews.accuracies(game_ids)
-
-    def reviews_pending(self) -> int:
-        """The games that ended after the analyst's checkpoint (not yet reviewed)."""
-        with self.store.unit_of_work(write=False) as uow:
-            return uow.log.count_after(uow.checkpoints.position(NAME), ENDINGS)
-
-    def review_all(self, progress: Callable[[Step], None] | None = None,
-                   rebuild: bool = False, lease_s: float = LEASE_S) -> tuple[int, bool]:
-        """Catch the analyst up from here (after forgetting every review if
-        `rebuild`): the games reviewed, and whether another analyst (a server's)
-        holds the lease and does the work instead."""
-        analyst = Analyst(self.store, lease_s=lease_s)
-        if rebuild:
-            analyst.rebuild()
-        waiting = False
-
-        def note(step: Step) -> None:
-            nonlocal waiting
-            waiting = step is Step.WAITING
-            if progress is not None:
-                progress(step)
-
-        try:
-            return analyst.catch_up(note), waiting
-        finally:
-            analyst.release()

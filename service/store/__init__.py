@@ -1,7 +1,8 @@
 """Persistence: the event store on SQLAlchemy Core, one job per module.
 
 - `schema`: the tables and the one definition of the games read model
-- `engine`: engines, database URLs, SQLite pragmas (`writer_queue`: SQLite writers queue)
+- `engine`: engines, database URLs, SQLite pragmas (`writer_queue`: SQLite writers queue;
+  `private_files`: the SQLite file's folder 0700, its files 0600)
 - `events`, `games`, `high_scores`, `invitations`, `viewers`, `reviews`: the
   repositories of those tables
 - `positions`: one order over all streams, for followers; `checkpoints`: where each

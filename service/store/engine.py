@@ -34,8 +34,9 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DisconnectionError
 
+from ..ops.database_urls import absolute_sqlite_url, sqlalchemy_url, sqlite_file
+from . import private_files
 from .deadlines import watch
-from .urls import absolute_sqlite_url, ensure_sqlite_dir, sqlalchemy_url
 
 
 @dataclass(frozen=True)
@@ -72,11 +73,14 @@ def make_engine(url: str, patience: Patience = REQUEST, synchronous: str = "FULL
                 for_migrations: bool = False) -> Engine:
     """An engine for `url`, SQLite pragmas set (`synchronous`: the setting
     ``SQUARES_SQLITE_SYNCHRONOUS``); a relative SQLite path is taken from the current
-    directory. `for_migrations`: SQLite transactions begun by ``conn.begin()`` alone
-    (Alembic's) are real ones too."""
+    directory, and made private to this user before SQLite opens it (`private_files`).
+    `for_migrations`: SQLite transactions begun by ``conn.begin()`` alone (Alembic's)
+    are real ones too."""
     url = sqlalchemy_url(absolute_sqlite_url(url))
     if url.startswith("sqlite"):
-        ensure_sqlite_dir(url)
+        database = sqlite_file(url)
+        if database is not None:  # its folders 0700, its files 0600
+            private_files.prepare(database)
         engine = create_engine(url, json_serializer=_json_dumps)
         _configure_sqlite(engine, round(patience.lock_s * 1000), synchronous)
         if for_migrations:
@@ -162,6 +166,6 @@ def begin_sqlite(conn: Connection) -> None:
     (``BEGIN IMMEDIATE`` on a `write_engine` connection); on the driver's
     connection: a statement through SQLAlchemy costs as much as the rest of a read."""
     dbapi = conn.connection.dbapi_connection
-    if dbapi is not None and not dbapi.in_transaction:  # type: ignore[attr-defined]
+    if dbapi is not None and not dbapi.in_transaction:
         write = conn.get_execution_options().get("squares_write")
         dbapi.execute("BEGIN IMMEDIATE" if write else "BEGIN")

@@ -1,4 +1,6 @@
-"""The events table: insert a stream's new events, load a stream back.
+"""The events table: insert a stream's new events, load a stream back, and the one
+codec between an event and its row (`row_values` one way, `RawEvent.decode` the
+other), which PostgreSQL's one-statement append (`pg_append`) uses too.
 
 The primary key ``(game_id, seq)`` is the last word on concurrency (RULES V3): of
 two writers that decided on the same version, only one can insert a given ``seq``;
@@ -18,6 +20,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ..domain.events import Event, event_from_dict
+from . import notifications
 from .positions import next_positions
 from .schema import events_table
 
@@ -30,7 +33,6 @@ _SELECT = (
     .order_by(_T.c.seq)
 )
 NO_LIMIT = 2**31 - 1
-NOTIFY_CHANNEL = "squares_events"  # the live feed LISTENs on it (store/notifications.py)
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,14 @@ class RawEvent:
         return StoredEvent(game_id, self.seq, event, self.recorded_at)
 
 
+def row_values(stored: StoredEvent) -> dict[str, Any]:
+    """The events row's columns that say what `stored` is: seq, type, schema_version
+    and payload (the game's id, time and position are the append's)."""
+    raw = stored.event.to_dict()
+    return {"seq": stored.seq, "type": raw["type"], "schema_version": raw["v"],
+            "payload": raw["data"]}
+
+
 class SequenceTaken(Exception):
     """Another writer stored one of these sequence numbers first."""
 
@@ -74,18 +84,16 @@ class EventRepository:
     def insert(self, stored: Sequence[StoredEvent]) -> None:
         """Insert one game's events (one statement, executemany) at the next global
         positions (`positions`); `SequenceTaken` on a clash. On PostgreSQL the live
-        feed's listeners are told (``NOTIFY`` on `NOTIFY_CHANNEL`: ``<game id>:<its
-        last seq>``, delivered only if and when this transaction commits; one per
+        feed's listeners are told (``NOTIFY``, `notifications.payload` of the game and
+        its last seq, delivered only if and when this transaction commits; one per
         append, not per event). SQLite has no notifications: the feed polls."""
-        rows = []
-        for s in stored:
-            raw = s.event.to_dict()
-            rows.append({"game_id": s.game_id, "seq": s.seq, "type": raw["type"],
-                         "schema_version": raw["v"], "payload": raw["data"],
-                         "recorded_at": s.recorded_at})
+        rows = [{"game_id": s.game_id, **row_values(s), "recorded_at": s.recorded_at}
+                for s in stored]
         notify = None
         if self._conn.dialect.name == "postgresql":
-            notify = (NOTIFY_CHANNEL, f"{stored[-1].game_id}:{stored[-1].seq}")
+            last = stored[-1]
+            notify = (notifications.NOTIFY_CHANNEL,
+                      notifications.payload(last.game_id, last.seq))
         try:
             first = next_positions(self._conn, len(rows), notify)
             for i, row in enumerate(rows):

@@ -120,14 +120,17 @@ class GameRepository:
         return found
 
     def add(self, summary: GameSummary, *, token_hash: str, token_salt: str,
-            creator: str | None = None, seed_secret: str | None = None,
-            signature: str | None = None) -> None:
+            seed_commitment: str, creator: str | None = None,
+            seed_secret: str | None = None, signature: str | None = None) -> None:
+        """A new row; `seed_commitment` is that of the game's ``game_created`` event
+        (`same_seed`)."""
         try:
             self._conn.execute(insert(_T), [{**_columns(summary), "token_hash": token_hash,
                                              "token_salt": token_salt,
                                              "creator": creator,
                                              "seed_secret": seed_secret,
-                                             "signature": signature}])
+                                             "signature": signature,
+                                             "seed_commitment": seed_commitment}])
         except IntegrityError as exc:
             raise GameExists(f"a game {summary.game_id!r} exists already",
                              game_id=summary.game_id) from exc
@@ -169,11 +172,13 @@ class GameRepository:
                  .order_by(_T.c.created_at, _T.c.game_id))
         return list(self._conn.execute(query).scalars())
 
-    def with_players(self, mode: str, player_name: str, second_name: str) -> list[str]:
-        """Ids of the games between these two seats (candidates for the same stream)."""
+    def same_seed(self, seed_commitment: str) -> list[str]:
+        """Ids of the games whose first event commits to this seed, by its index: the
+        candidates for a stream stored already. Not their seat names: an online game's
+        second name comes from a later event (``seat_claimed``)."""
         return list(self._conn.execute(
-            select(_T.c.game_id).where(and_(_T.c.mode == mode, _T.c.player_name == player_name,
-                                            _T.c.second_name == second_name))
+            select(_T.c.game_id).where(_T.c.seed_commitment == seed_commitment)
+            .order_by(_T.c.game_id)
         ).scalars())
 
     def last_moved_before(self, statuses: Sequence[str], cutoff: datetime) -> list[str]:

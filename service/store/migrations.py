@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from sqlalchemy import column, func, inspect, select, table
 from sqlalchemy.engine import Connection, make_url
 
 from .engine import ADMIN, make_engine
+from .private_files import PRIVATE_FILE
 
 # Alembic is imported where it is used: the app's workers, the streams server and the
 # analyst never migrate, and importing it cost each of them about 0.1 s of CPU at start.
@@ -167,8 +169,12 @@ def backup_sqlite(url: str, destination: Path) -> None:
         raise ValueError("only a SQLite database file can be backed up this way")
     if not Path(source_path).is_file():
         raise FileNotFoundError(f"no database file {source_path}")
-    if destination.exists():
-        raise FileExistsError(f"{destination} exists already")
+    # made here, 0600 whatever the umask: the copy holds the database's secrets
+    # (`private_files`); O_EXCL: never over a file that exists
+    try:
+        os.close(os.open(destination, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))
+    except FileExistsError:
+        raise FileExistsError(f"{destination} exists already") from None
     source = sqlite3.connect(source_path)
     try:
         target = sqlite3.connect(destination)

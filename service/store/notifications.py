@@ -4,6 +4,9 @@ seq on `NOTIFY_CHANNEL` (`pg_append`; a new game's first events,
 of its own for ``LISTEN`` (autocommit, outside the pool, for as long as the listener
 wants) and hands out what arrives as (game id, seq).
 
+The notification's payload, ``<game id>:<seq>``, is written (`payload`) and read
+(`parse_payload`) here only, so both writers and the listener agree on it.
+
 Notifications are not replayed to a listener that was down: a listener reads the
 current versions itself after (re)connecting.
 """
@@ -14,9 +17,22 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .events import NOTIFY_CHANNEL
-
+NOTIFY_CHANNEL = "squares_events"
 CONNECT_TIMEOUT_S = 10
+
+
+def payload(game_id: str, seq: int) -> str:
+    """The payload announcing that `game_id` has events up to `seq`."""
+    return f"{game_id}:{seq}"
+
+
+def parse_payload(text: str) -> tuple[str, int] | None:
+    """(game id, seq) of a `payload`, or None for anything else on the channel. The
+    seq follows the last colon: a game id could hold one, a seq cannot."""
+    game_id, _, seq = text.rpartition(":")
+    if not (game_id and seq.isascii() and seq.isdigit()):
+        return None
+    return game_id, int(seq)
 
 
 class ListenerLost(Exception):
@@ -30,9 +46,9 @@ class Listener:
     def changes(self, timeout: float) -> Iterator[tuple[str, int]]:
         """(game id, seq) of each notification within `timeout` seconds."""
         for notify in self._conn.notifies(timeout=timeout):
-            game_id, _, seq = notify.payload.rpartition(":")
-            if seq.isdigit():
-                yield game_id, int(seq)
+            change = parse_payload(notify.payload)
+            if change is not None:
+                yield change
 
 
 @contextmanager

@@ -14,7 +14,8 @@ as data-modifying CTEs of one ``INSERT``, with the same guarantees:
 - the insert of the events, from ``pos``: nothing when ``cas`` set nothing, and an
   ``IntegrityError`` on the primary key ``(game_id, seq)`` as before.
 
-The events come as one JSON array (`jsonb_to_recordset`), so that the statement's
+The events come as one JSON array (`jsonb_to_recordset`) of their rows' values
+(`events.row_values`, the one codec of both databases), so that the statement's
 text, and SQLAlchemy's compiled form of it, is the same for any number of events
 (one append's events share their time: `unit_of_work._stamp`).
 Run alone on an autocommit connection the statement is its own transaction
@@ -34,7 +35,8 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from .events import NOTIFY_CHANNEL, SequenceTaken, StoredEvent
+from . import notifications
+from .events import SequenceTaken, StoredEvent, row_values
 from .games import ADVANCE, GameRepository, advance_params
 from .positions import TAKE_AND_NOTIFY
 from .schema import UTCDateTime, events_table, games_table
@@ -44,14 +46,15 @@ _CAS = ADVANCE.returning(games_table.c.game_id).cte("cas")
 _POS = TAKE_AND_NOTIFY.where(exists(select(_CAS.c.game_id))).cte("pos")
 _ROWS = (func.jsonb_to_recordset(bindparam("rows", type_=JSONB))
          .table_valued(column("seq", Integer), column("type", String),
-                       column("v", Integer), column("data", JSONB))
+                       column("schema_version", Integer), column("payload", JSONB))
          .render_derived(name="r", with_types=True))
 _APPEND = (
     insert(_E)
     .from_select(
         ["game_id", "seq", "type", "schema_version", "payload", "recorded_at", "position"],
-        select(bindparam("gid", type_=String), _ROWS.c.seq, _ROWS.c.type, _ROWS.c.v,
-               _ROWS.c.data, bindparam("recorded_at", type_=UTCDateTime()),
+        select(bindparam("gid", type_=String), _ROWS.c.seq, _ROWS.c.type,
+               _ROWS.c.schema_version, _ROWS.c.payload,
+               bindparam("recorded_at", type_=UTCDateTime()),
                # the counter's new last, less the count, plus the event's place
                _POS.c.last - bindparam("count") + _ROWS.c.seq - bindparam("after"))
         .select_from(_ROWS.join(_POS, true())),
@@ -72,9 +75,10 @@ def append(conn: Connection, expected_version: int, stored: Sequence[StoredEvent
         raise ValueError("the events of one append share their time")
     params = advance_params(game_id, expected_version, values)
     params.update(
-        rows=[{"seq": s.seq, **s.event.to_dict()} for s in stored],
+        rows=[row_values(s) for s in stored],
         recorded_at=last.recorded_at, after=expected_version, count=len(stored),
-        channel=NOTIFY_CHANNEL, payload=f"{game_id}:{last.seq}",
+        channel=notifications.NOTIFY_CHANNEL,
+        payload=notifications.payload(game_id, last.seq),
     )
     try:
         inserted = len(conn.execute(_APPEND, params).all())

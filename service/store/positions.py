@@ -37,6 +37,7 @@ def next_positions(conn: Connection, count: int,
                    notify: tuple[str, str] | None = None) -> int:
     """Take `count` positions for this transaction's events; returns the first.
     `notify`: (channel, payload) of a PostgreSQL ``NOTIFY`` sent with it."""
+    params: dict[str, int | str]
     if notify is None:
         statement, params = _TAKE, {"count": count}
     else:

@@ -12,7 +12,8 @@ games read model.
 - ``game_reviews``: the analyst's review of each ended game, deleted with the game.
 - ``games``: the read model, one row per game, rewritten in the transaction that
   appends the events it summarises and rebuildable from them. Its columns besides
-  the token, the creator and the secret seed are exactly the fields of `GameSummary`, and
+  the token, the creator, the secret seed, an import's signature and the seed's
+  commitment (set once, from the first event) are exactly the fields of `GameSummary`, and
   `summary_values` is the only code that derives them from a state. ``creator`` is
   a keyed hash of the address that created the game through the API
   (`security.client_key`; NULL for the CLI and for games before migration 0006),
@@ -163,7 +164,11 @@ games_table = Table(
     Column("seed_secret", String(64), nullable=True),
     # an imported game's signature as it came, "<key id>:<mac>" (`services.signatures`)
     Column("signature", String(128), nullable=True),
+    # its game_created event's seed_commitment: what finds a stored game that an
+    # import is a copy of (`services.admin`); NULL only for a row without events
+    Column("seed_commitment", String(64), nullable=True),
     Index(None, "created_at"),
+    Index(None, "seed_commitment"),
     Index(None, "status", "updated_at"),  # /live, the retention sweep, prune
     Index(None, "creator", "status"),  # the per-address cap
 )

@@ -114,8 +114,8 @@ class UnitOfWork:
             raise ValueError("the state must be the fold of the events")
         stored = _stamp(game_id, 0, events)
         self.games.add(summary_of(game_id, state, stored, origin), token_hash=token_hash,
-                       token_salt=token_salt, creator=creator, seed_secret=seed_secret,
-                       signature=signature)
+                       token_salt=token_salt, seed_commitment=state.game.seed_commitment,
+                       creator=creator, seed_secret=seed_secret, signature=signature)
         self.events.insert(stored)
         self.high_scores.record(stored, state, origin)
         self.snapshots.put(game_id, state.copy())
@@ -231,6 +231,7 @@ class EventStore:
             with self._writers.held(), self._write_engine.connect() as conn:
                 yield conn
             return
+        engine: Engine
         if autocommit and not self._sqlite:
             engine = self._autocommit_engine
         elif write:

@@ -26,10 +26,14 @@ from contextlib import contextmanager
 
 from sqlalchemy import Engine
 
+from .private_files import open_private
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on POSIX
-    fcntl = None  # type: ignore[assignment]
+    HAS_FLOCK = False
+else:
+    HAS_FLOCK = True
 
 
 # The head's polls of the flock, by how long it has waited. A writer's turn takes
@@ -59,7 +63,8 @@ class WriterQueue:
         held: LockFile | None = getattr(local, "file", None)
         if held is None or held.pid != pid:  # first use in this thread, or a fork
             try:
-                held = LockFile(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644), pid)
+                # 0600: whoever could open it could hold the lock and stall every write
+                held = LockFile(open_private(self.path, os.O_RDWR), pid)
             except OSError:  # e.g. a read-only directory: no queue, SQLite still locks
                 return None
             local.file = held
@@ -117,7 +122,7 @@ class LockFile:
 
 def writer_queue(engine: Engine, wait_s: float) -> WriterQueue | None:
     """The queue for a SQLite file engine; None for other databases."""
-    if engine.dialect.name != "sqlite" or fcntl is None:
+    if engine.dialect.name != "sqlite" or not HAS_FLOCK:
         return None
     database = engine.url.database
     if not database or database == ":memory:" or database.startswith("file:"):

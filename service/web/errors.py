@@ -2,7 +2,7 @@
 as a page of the site, with its header and navigation, a title, a sentence in plain
 words and links back to Play and the replays.
 
-`service.api.errors` decides between JSON and a page (``_wants_json``) and calls
+`service.http.errors` decides between JSON and a page (``_wants_json``) and calls
 `error_page` for a page. The status and the exception's own headers (``Allow`` of a
 405, ``Retry-After`` of a 429 or 503) are kept; the security headers and any
 ``Retry-After`` of the rate limiter or of an outage are added later, by the

@@ -10,7 +10,8 @@ from flask import abort, render_template, request
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
 from ..domain.ranking import MAIN, TABLES
 from ..errors import GameNotFound
-from . import bp, page_services
+from ..protocol.paths import ascii_int
+from .blueprint import bp, page_services
 
 HIGH_SCORES_SHOWN = 100
 FIELD_SIZES = ((19, 33), (15, 25), (11, 17), (9, 13), (7, 9))  # the start form's sizes
@@ -21,13 +22,13 @@ MODE_NAMES = {MAIN: "against the computer", "two_players": "two players, one scr
 
 
 def _size_arg(raw: str) -> tuple[int, int]:
-    """``19x33`` as (height, width), or a 400 page."""
-    parts = raw.lower().split("x")
-    if (len(parts) != 2 or not all(p.isdigit() and len(p) <= 3 for p in parts)
-            or not (MIN_SIZE <= int(parts[0]) <= MAX_HEIGHT
-                    and MIN_SIZE <= int(parts[1]) <= MAX_WIDTH)):
-        abort(400, description="size is a field's height x width, e.g. 19x33")
-    return int(parts[0]), int(parts[1])
+    """``19x33`` as (height, width), or a 400 page (ASCII digits only: `ascii_int`)."""
+    numbers = [ascii_int(part) if len(part) <= 3 else None for part in raw.lower().split("x")]
+    match numbers:
+        case [int(height), int(width)] if (MIN_SIZE <= height <= MAX_HEIGHT
+                                           and MIN_SIZE <= width <= MAX_WIDTH):
+            return height, width
+    abort(400, description="size is a field's height x width, e.g. 19x33")
 
 
 def _table_of_game(game_id: str | None) -> tuple[str, tuple[int, int]] | None:

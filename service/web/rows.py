@@ -1,10 +1,14 @@
-"""How the pages write a games row or a high score: its field, its seats, its kind
-and its accuracy. Template globals (registered by the blueprint, `TEMPLATE_GLOBALS`)
-and the live list's rows (`web._live_row`) use the same."""
+"""How the pages write a games row or a high score: its field, its seats, its kind,
+its accuracy and its moments (`human_utc`, as the CLI's tables). Template globals
+(registered by the blueprint, `TEMPLATE_GLOBALS`) and the live list's rows
+(`web._live_row`) use the same."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from ..ops.times import human_utc
 
 
 def field_size(row: Any) -> str:
@@ -36,21 +40,22 @@ def game_class(row: Any) -> str:
     return {"two_players": "two players", "online": "online"}.get(row.mode, row.difficulty)
 
 
-def game_accuracy(accuracies: dict[str, tuple[int, int]], game_id: str) -> str:
+def game_accuracy(accuracies: dict[str, tuple[int | None, int | None]], game_id: str) -> str:
     """A games row's accuracy per seat from its review, "acc. 87 % / 92 %"; "—" until
     the game is reviewed."""
     found = accuracies.get(game_id)
     return "—" if found is None else f"acc. {found[0]} % / {found[1]} %"
 
 
-def entry_accuracy(accuracies: dict[str, tuple[int, int]], entry: Any) -> str:
+def entry_accuracy(accuracies: dict[str, tuple[int | None, int | None]], entry: Any) -> str:
     """A high score's accuracy (its seat's in the game's review), "87 %"; "—" until
     the game is reviewed and for the entries without a game."""
     found = accuracies.get(entry.game_id or "")
     return "—" if found is None or not entry.seat else f"{found[entry.seat - 1]} %"
 
 
-TEMPLATE_GLOBALS = {
+TEMPLATE_GLOBALS: dict[str, Callable[..., str]] = {
     "field_size": field_size, "first_seat": first_seat, "second_seat": second_seat,
     "game_class": game_class, "game_accuracy": game_accuracy, "entry_accuracy": entry_accuracy,
+    "utc_time": human_utc,
 }

@@ -1,6 +1,6 @@
 """``GET /api/games/<id>/analysis`` (issue 24): 404 for no game, 409 ``game_running``
 while it is played, 202 ``pending`` once it has ended, 200 with the analyst's review
-(`services.reviews.review_all`) after; the review's figures against the game's events; the
+(`service.projections.catch_up.review_all`) after; the review's figures against the game's events; the
 accuracies in ``/api/games`` and ``/api/highscores``; the OpenAPI document."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from flask import Flask
 from service.api.analysis import AnalysisSchema
 from service.domain.review import review_game
 from service.projections.analyst import Analyst
+from service.projections.catch_up import review_all, reviews_pending
 from service.services import Services
 from service.store import utcnow
 from squares_testing.play import computer_game
@@ -132,8 +133,8 @@ def test_a_running_game_is_a_409_and_nothing_is_written(any_app: Flask) -> None:
                            "game_running")
     assert details == {"game_id": game_id}
     assert snapshot(client, game_id) == before
-    assert services.reviews.reviews_pending() == 0
-    assert services.reviews.review_all() == (0, False)
+    assert reviews_pending(services.store) == 0
+    assert review_all(services.store) == (0, False)
     assert_error(client.get(f"/api/games/{game_id}/analysis"), 409, "game_running")
     assert services.reviews.accuracies([game_id]) == {}
 
@@ -143,18 +144,18 @@ def test_an_ended_game_is_pending_then_ready(any_app: Flask) -> None:
     game_id = computer_game(services, seed=5)
     assert state_of(client, game_id)["over"] is True
     assert analysis(client, game_id, 202) == {"status": "pending", "game_id": game_id}
-    assert services.reviews.reviews_pending() == 1
+    assert reviews_pending(services.store) == 1
     before = snapshot(client, game_id)
 
-    assert services.reviews.review_all() == (1, False)
-    assert services.reviews.reviews_pending() == 0
+    assert review_all(services.store) == (1, False)
+    assert reviews_pending(services.store) == 0
     body = analysis(client, game_id)
     assert_review_fits_the_game(client, game_id, body)
     assert body["turns"], "a finished game has turns to review"
     assert snapshot(client, game_id) == before  # a review writes no event
     assert client.checked["AnalysisSchema"] == 2
 
-    assert services.reviews.review_all() == (0, False)  # each game once
+    assert review_all(services.store) == (0, False)  # each game once
     assert analysis(client, game_id) == body
 
 
@@ -174,14 +175,14 @@ def test_several_games_are_each_reviewed_once(any_app: Flask) -> None:
     client, services = any_app.test_client(), services_of(any_app)
     ended = [computer_game(services, seed) for seed in (1, 2, 3)]
     running = create_game(client)["game_id"]
-    assert services.reviews.reviews_pending() == 3
-    assert services.reviews.review_all() == (3, False)
+    assert reviews_pending(services.store) == 3
+    assert review_all(services.store) == (3, False)
     for game_id in ended:
         assert_review_fits_the_game(client, game_id, analysis(client, game_id))
     assert_error(client.get(f"/api/games/{running}/analysis"), 409, "game_running")
     later = computer_game(services, seed=4)  # ends after the catch-up
     assert analysis(client, later, 202)["status"] == "pending"
-    assert services.reviews.review_all() == (1, False)
+    assert review_all(services.store) == (1, False)
     assert analysis(client, later)["status"] == "ready"
 
 
@@ -204,7 +205,7 @@ def test_an_abandoned_game_is_reviewed_up_to_its_last_whole_turn(any_app: Flask)
     state = state_of(client, game_id)  # the read writes the abandonment
     assert (state["over"], state["abandoned"]) == (True, "idle")
     assert analysis(client, game_id, 202)["status"] == "pending"
-    assert services.reviews.review_all() == (1, False)
+    assert review_all(services.store) == (1, False)
     body = analysis(client, game_id)
     assert_review_fits_the_game(client, game_id, body)
     # the two whole turns; the one left in its stage 1 is not reviewed
@@ -217,7 +218,7 @@ def test_an_abandoned_game_is_reviewed_up_to_its_last_whole_turn(any_app: Flask)
 def test_a_deleted_game_takes_its_review_along(any_app: Flask) -> None:
     client, services = any_app.test_client(), services_of(any_app)
     game_id = computer_game(services, seed=6)
-    services.reviews.review_all()
+    review_all(services.store)
     assert analysis(client, game_id)["status"] == "ready"
     services.admin.delete_game(game_id)
     assert_error(client.get(f"/api/games/{game_id}/analysis"), 404, "game_not_found")
@@ -237,7 +238,7 @@ def test_the_game_list_carries_each_game_s_accuracy(any_app: Flask) -> None:
         return {g["game_id"]: g["accuracy"] for g in games}
 
     assert accuracies() == {ended: None, running: None}
-    services.reviews.review_all()
+    review_all(services.store)
     seats = analysis(client, ended)["seats"]
     assert accuracies() == {ended: [seats[0]["accuracy"], seats[1]["accuracy"]],
                             running: None}
@@ -280,7 +281,7 @@ def test_high_score_entries_carry_their_seat_s_accuracy(any_app: Flask) -> None:
         game_id, _final = _two_players_game(client, services)
         assert {e["name"]: e["accuracy"] for e in table() if e["game_id"] == game_id} == {
             "Ali": None, "Veli": None}
-        services.reviews.review_all()
+        review_all(services.store)
         seats = analysis(client, game_id)["seats"]
         if seats[0]["accuracy"] != seats[1]["accuracy"]:
             break

@@ -246,15 +246,15 @@ def test_json_404_for_unknown_api_routes_whatever_the_accept_header(
     assert_error(response, 404, "not_found")
 
 
-def test_replay_steps_outside_the_stream_are_404(target: Target) -> None:
+def test_replay_steps_outside_the_stream_are_404_and_no_number_is_400(target: Target) -> None:
     version = snapshot(target.client, target.game_id)[0]
     for step in (0, -1, version + 1, 10**6, 10**30):
         response = target.client.get(f"/api/games/{target.game_id}/replay/{step}")
         details = assert_error(response, 404, "step_out_of_range")
         assert details["version"] == version
-    for step in ("x", "1.5", "+1", "1e3"):
+    for step in ("x", "1.5", "+1", "1e3", "١", "-"):  # no number: the request is bad
         response = target.client.get(f"/api/games/{target.game_id}/replay/{step}")
-        assert_error(response, 404, "not_found")
+        assert_error(response, 400, "invalid_request")
 
 
 @pytest.mark.parametrize("query", ["after=-1", "after=x", "after=1.5", "limit=0",

@@ -1,4 +1,4 @@
-"""The one table of the API's errors (`service.api.statuses`): every service error and
+"""The one table of the API's errors (`service.protocol.statuses`): every service error and
 every rule's refusal has its status and code there, the handlers answer by it and
 the OpenAPI document lists it."""
 
@@ -12,9 +12,9 @@ import pytest
 from flask import Flask
 
 from service import errors as service_errors
-from service.api import statuses
 from service.domain.commands import RuleViolation
 from service.errors import BadSetting, GameExists, ServiceError
+from service.protocol import statuses
 
 from .helpers import CheckedClient, assert_error
 

@@ -2,7 +2,7 @@
 the pages' and the API's errors (400, 401, 403, 404, 405, 413, 429, 500), static
 files (also a 304), HEAD and OPTIONS.
 
-The expected values are spelled out here (not imported from `service.http.headers`) so
+The expected values are spelled out here (not imported from `service.protocol.headers`) so
 that a change to the policy has to change this test too.
 """
 

@@ -1,5 +1,5 @@
 """``Connection: close`` only on an answer given before its request body was read
-whole (`service.http.headers.close_after_unread_body`).
+whole (`service.protocol.headers.close_after_unread_body`).
 
 Servers hand the app its body in two ways: a stream of exactly ``Content-Length``
 bytes, or (``wsgi.input_terminated``, as granian does) one the server ends itself,
@@ -10,9 +10,13 @@ and the next request often met the other worker, whose cache did not have the ga
 
 from __future__ import annotations
 
+import io
+import logging
 from typing import Any
 
 import pytest
+
+from service.protocol import headers
 
 from .helpers import CheckedClient
 
@@ -58,3 +62,25 @@ def test_an_oversized_body_closes_the_connection(client: CheckedClient,
                           content_type="application/json", environ_overrides=environ)
     assert refused.status_code == 413
     assert refused.headers.get("Connection") == "close"
+
+
+class UntoldStream(io.BytesIO):
+    """A server's body stream that cannot tell its position (werkzeug hands the app
+    the server's own stream when the server ends it and no MAX_CONTENT_LENGTH is set)."""
+
+    def tell(self) -> int:
+        raise OSError("not seekable")
+
+
+def test_a_body_stream_that_cannot_tell_closes_the_connection_and_says_why(
+        client: CheckedClient, caplog: pytest.LogCaptureFixture) -> None:
+    client.application.config["MAX_CONTENT_LENGTH"] = None
+    headers._warn_cannot_tell.cache_clear()  # said once a process: here, whatever ran before
+    body = b'{"player_name": "Ann", "difficulty": "easy"}'
+    with caplog.at_level(logging.WARNING, logger="service.protocol.headers"):
+        created = client.post("/api/games", data=body, content_type="application/json",
+                              environ_overrides={"wsgi.input": UntoldStream(body),
+                                                 "wsgi.input_terminated": True})
+    assert created.status_code == 201
+    assert created.headers.get("Connection") == "close"  # read or not: it cannot know
+    assert "cannot tell its position" in caplog.text

@@ -67,16 +67,32 @@ def test_invite_links_follow_the_forwarded_scheme_and_host(make: Any) -> None:
     body = {**CREATE, "mode": "online"}
     headers = {"X-Forwarded-For": "203.0.113.5", "X-Forwarded-Proto": "https",
                "X-Forwarded-Host": "squares.example"}
-    trusted = make(1).test_client().post("/api/games", json=body, environ_base=PROXY,
-                                         headers=headers)
+    hosts = {"SQUARES_TRUSTED_HOSTS": "squares.example,localhost"}
+    trusted = make(1, **hosts).test_client().post("/api/games", json=body,
+                                                  environ_base=PROXY, headers=headers)
     assert trusted.get_json()["invite"]["url"].startswith("https://squares.example/join/")
-    untrusted = make(0).test_client().post("/api/games", json=body, environ_base=PROXY,
-                                           headers=headers)
+    untrusted = make(0, **hosts).test_client().post("/api/games", json=body,
+                                                    environ_base=PROXY, headers=headers)
     assert untrusted.get_json()["invite"]["url"].startswith("http://localhost/join/")
 
 
+def test_the_forwarded_host_is_the_one_checked(make: Any) -> None:
+    """Behind the proxy the host a request names is the forwarded one: a client's
+    own ``X-Forwarded-Host`` counts only with no trusted proxy, where it is ignored."""
+    body = {**CREATE, "mode": "online"}
+    forged = {"X-Forwarded-For": "203.0.113.5", "X-Forwarded-Host": "evil.example"}
+    refused = make(1).test_client().post("/api/games", json=body, environ_base=PROXY,
+                                         headers=forged)
+    assert refused.status_code == 400
+    assert refused.get_json()["error"]["code"] == "bad_request"
+    ignored = make(0).test_client().post("/api/games", json=body, environ_base=PROXY,
+                                         headers=forged)
+    assert ignored.get_json()["invite"]["url"].startswith("http://localhost/join/")
+
+
 def test_a_public_url_wins_over_the_forwarded_host(make: Any) -> None:
-    app = make(1, SQUARES_PUBLIC_URL="https://play.example")
+    app = make(1, SQUARES_PUBLIC_URL="https://play.example",
+               SQUARES_TRUSTED_HOSTS="play.example,internal.lan")
     answer = app.test_client().post("/api/games", json={**CREATE, "mode": "online"},
                                     environ_base=PROXY,
                                     headers={"X-Forwarded-Host": "internal.lan"})

@@ -20,8 +20,8 @@ from flask import Flask
 from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 
-from service.api.statuses import OUTAGE_RETRY_AFTER_S as RETRY_AFTER_S
-from service.api.statuses import UNAVAILABLE_MESSAGE
+from service.protocol.statuses import OUTAGE_RETRY_AFTER_S as RETRY_AFTER_S
+from service.protocol.statuses import UNAVAILABLE_MESSAGE
 from service.services import Services
 from service.store import downgrade
 from service.store.migrations import head_revisions
@@ -124,12 +124,12 @@ def test_a_lost_database_is_a_503_with_retry_after_and_a_bug_stays_500(
 
     monkeypatch.setattr(Queries, "high_scores", down)
     monkeypatch.setattr(Queries, "games", down)
-    with caplog.at_level(logging.ERROR, logger="service.api.errors"):
+    with caplog.at_level(logging.ERROR, logger="service.http.errors"):
         response = client.get("/api/highscores")
     _assert_unavailable(response)
     text = response.get_data(as_text=True)
     assert "10.1.2.3" not in text and "5432" not in text and "refused" not in text
-    records = [r for r in caplog.records if r.name == "service.api.errors"]
+    records = [r for r in caplog.records if r.name == "service.http.errors"]
     assert len(records) == 1 and records[0].exc_info is not None  # logged once, traceback
     assert "10.1.2.3" in caplog.text
     page = client.get("/games", headers={"Accept": "text/html"})

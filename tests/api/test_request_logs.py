@@ -1,4 +1,4 @@
-"""Request ids and request logs (`service.http.request_ids`, `service.http.access_log`,
+"""Request ids and request logs (`service.protocol.request_ids`, `service.protocol.access_log`,
 `service.ops.logs`): every answer carries an id, every log line of a request names it,
 an error is logged once with its traceback, the JSON shape holds every field, and
 nothing logged holds a token, an invite code or a claim code."""

@@ -8,6 +8,7 @@ import re
 
 from flask.testing import FlaskClient
 
+from service.projections.catch_up import review_all
 from service.services import Services
 
 from .helpers import create_game, play_unassisted
@@ -41,7 +42,7 @@ def test_games_and_high_scores_show_the_accuracy_of_a_reviewed_game(
     assert accuracy_cell(client, "/games", in_games) == "—"
     assert accuracy_cell(client, f"/highscores?game={game_id}", in_table) == "—"
 
-    services.reviews.review_all()
+    review_all(services.store)
     human, computer = services.reviews.accuracies([game_id])[game_id]
     assert accuracy_cell(client, "/games", in_games) == f"acc. {human} % / {computer} %"
     assert accuracy_cell(client, f"/highscores?game={game_id}", in_table) == f"{human} %"

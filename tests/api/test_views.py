@@ -7,9 +7,10 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from service.api import schemas as s
-from service.api.views import event_data, event_view, state_view, timestamp
+from service.api.views import state_view
 from service.domain.fold import fold
 from service.domain.state import EMPTY, OWNER_LETTERS
+from service.protocol.event_json import event_data, event_view, timestamp
 from service.store import StoredEvent
 from tests.factories import EventStreamFactory
 

@@ -10,6 +10,7 @@ import pytest
 
 from cli.games import parse_duration
 from service.services import Services
+from squares_testing.play import play_unassisted
 from tests.cli.conftest import Run
 from tests.factories import GameFactory
 
@@ -54,7 +55,7 @@ def test_list_filters_and_pages(run: Run, services: Services) -> None:
     assert data["total"] == 1
     assert game["status"] == "finished"
     assert [game["score1"], game["score2"]] == list(finished.state.scores)
-    assert game["created_at"].endswith("+00:00")
+    assert game["created_at"].endswith("Z")  # as the API writes a moment
 
 
 def test_list_refuses_a_bad_status(run: Run) -> None:
@@ -233,3 +234,27 @@ def test_import_of_bad_files(run: Run, services: Services, tmp_path: Path) -> No
     result = run("games", "import", str(tmp_path / "missing.jsonl"))
     assert result.exit_code == 2 and "does not exist" in result.stderr
     assert _game_count(services) == before
+
+
+@pytest.mark.parametrize("mode", ["vs_computer", "online"])
+def test_importing_a_stored_game_again_is_refused_in_every_mode(
+        run: Run, services: Services, tmp_path: Path, mode: str) -> None:
+    """An online game's export once imported as a second ranked game; it is refused
+    like a game against the computer: one line naming the stored game, exit 1."""
+    created = services.play.create_game(player_name="Ann", mode=mode, height=7, width=9,
+                                        difficulty="easy")
+    tokens: str | dict[int, str] = created.token
+    if created.invite is not None:  # online: Bob takes seat 2, each seat plays its own
+        claimed = services.play.claim_seat(created.game_id, created.invite.code, "Bob")
+        tokens = {1: created.token, 2: claimed.token}
+    play_unassisted(services, created.game_id, tokens)
+    exported = tmp_path / "game.jsonl"
+    assert run("games", "export", created.game_id, "-o", str(exported)).exit_code == 0
+    before = _game_count(services)
+
+    result = run("games", "import", str(exported))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"error: this stream is game {created.game_id}, stored already\n"
+    assert _game_count(services) == before
+    table = services.queries.high_scores(100, height=7, width=9, mode=mode)
+    assert len([h for h in table if h.game_id is not None]) == (2 if mode == "online" else 1)

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from cli.output import fmt_time, jsonable, safe_url, table
+from cli.output import jsonable, safe_url, table
 
 COMMANDS = ["serve", "db", "games", "replay", "verify", "rebuild", "highscores", "simulate",
             "play", "watch"]
@@ -69,8 +69,8 @@ def test_table_aligns_columns() -> None:
 
 def test_json_and_time_helpers() -> None:
     moment = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
-    assert fmt_time(moment) == "2025-01-02 03:04" and fmt_time(None) == "-"
-    assert jsonable({"t": moment, "p": (1, 2)}) == {"t": "2025-01-02T03:04:05+00:00",
+    assert table(("t",), [(moment,), (None,)]).splitlines()[2:] == ["2025-01-02 03:04", "-"]
+    assert jsonable({"t": moment, "p": (1, 2)}) == {"t": "2025-01-02T03:04:05Z",
                                                     "p": [1, 2]}
     assert safe_url("postgresql://u:pw@h/db") == "postgresql://u:***@h/db"
     assert safe_url("sqlite:///x.db") == "sqlite:///x.db"

@@ -11,6 +11,7 @@ import time
 from datetime import timedelta
 
 from service.projections.analyst import NAME
+from service.projections.catch_up import reviews_pending
 from service.services import Services
 from service.store import utcnow
 from squares_testing.play import computer_game
@@ -30,10 +31,10 @@ def _review(run: Run, *args: str) -> tuple[str, str]:
 def test_review_all_reviews_each_ended_game_once(run: Run, services: Services) -> None:
     ended = _ended_games(services, 1, 2)
     running = services.play.create_game(player_name="Ada", height=7, width=9, seed=3).game_id
-    assert services.reviews.reviews_pending() == 2
+    assert reviews_pending(services.store) == 2
     out, _err = _review(run, "--all")
     assert out == "reviewed 2 games\n"
-    assert services.reviews.reviews_pending() == 0
+    assert reviews_pending(services.store) == 0
     for game_id in ended:
         assert services.reviews.analysis(game_id).status == "ready"
     assert services.reviews.accuracies([*ended, running]).keys() == set(ended)
@@ -76,7 +77,7 @@ def test_follow_runs_alone(run: Run, services: Services) -> None:
         assert result.exit_code == 2, result.output
         assert "--follow runs alone" in result.stderr
         assert result.stdout == ""
-    assert services.reviews.reviews_pending() == 1  # nothing reviewed, nothing forgotten
+    assert reviews_pending(services.store) == 1  # nothing reviewed, nothing forgotten
 
 
 def test_the_lease_must_be_a_sensible_time(run: Run) -> None:
@@ -96,7 +97,7 @@ def test_another_analyst_holding_the_lease_does_the_work(run: Run, services: Ser
     assert result.stdout == "reviewed 0 games\n"
     assert "another analyst" in result.stderr and "holds the lease" in result.stderr
     assert "the 2 games left" in result.stderr
-    assert services.reviews.reviews_pending() == 2
+    assert reviews_pending(services.store) == 2
     assert all(services.reviews.analysis(g).status == "pending" for g in ended)
     with services.store.unit_of_work(write=False) as uow:  # its lease is untouched
         assert uow.checkpoints.take_lease(NAME, "third", now, now) is None

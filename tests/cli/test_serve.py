@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from service.serve import app_server, live_url, streams_server, supervisor
+from service.ops import live_url
+from service.serve import app_server, streams_server, supervisor
 from service.store.migrations import head_revisions
 from squares_testing.client import ApiClient
 from squares_testing.net import free_port, http_get_status
@@ -132,12 +133,12 @@ def test_an_app_worker_hides_what_it_loaded_from_the_cyclic_collector(
 
 def test_the_streams_server_keeps_its_streams_out_of_full_collections(
         tmp_path: Path) -> None:
-    """`streams_server.main` freezes what it loaded and collects young every 50,000
-    allocations before uvicorn serves: with Python's (700, 10, 10) a stream's wait
-    reached the oldest generation and full collections stalled every delivery."""
-    probe = ("import gc, uvicorn; from service.serve import streams_server; "
-             "uvicorn.Server.run = lambda self: print(*gc.get_threshold(), "
-             "gc.get_freeze_count()); streams_server.main(['--port', '1'])")
+    """`streams_server.create` (granian's factory, in its worker) freezes what it
+    loaded and collects young every 50,000 allocations: with Python's (700, 10, 10) a
+    stream's wait reached the oldest generation and full collections stalled every
+    delivery."""
+    probe = ("import gc; from service.serve import streams_server; streams_server.create(); "
+             "print(*gc.get_threshold(), gc.get_freeze_count())")
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 's.db'}"}
     found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                            env=env, check=True, timeout=60)
@@ -191,6 +192,20 @@ def test_serve_refuses_bad_settings_before_it_starts(
         monkeypatch.setenv(name, value)
     done = run("serve", "--port", "5000")
     assert done.exit_code == 2 and says in done.stderr
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.20", "::"])
+def test_serve_for_other_machines_needs_the_hosts_they_name(
+        run: Run, monkeypatch: pytest.MonkeyPatch, host: str) -> None:
+    """Bound beyond loopback with neither SQUARES_PUBLIC_URL nor SQUARES_TRUSTED_HOSTS,
+    every request from another machine would be a 400: it does not start."""
+    monkeypatch.delenv("SQUARES_PUBLIC_URL", raising=False)
+    monkeypatch.delenv("SQUARES_TRUSTED_HOSTS", raising=False)
+    done = run("serve", "--host", host, "--port", "5000")
+    assert done.exit_code == 2 and "SQUARES_TRUSTED_HOSTS" in done.stderr
+    monkeypatch.setenv("SQUARES_TRUSTED_HOSTS", "squares.example:80")  # still checked first
+    done = run("serve", "--host", host, "--port", "5000")
+    assert done.exit_code == 2 and "SQUARES_TRUSTED_HOSTS='squares.example:80'" in done.stderr
 
 
 @pytest.mark.parametrize(("setting", "page_host", "origin"), [

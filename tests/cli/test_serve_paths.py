@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from cli.context import AppContext
+from service.ops.database_urls import absolute_sqlite_url
 from service.ops.settings import REPO_ROOT, Settings
-from service.store.urls import absolute_sqlite_url
 from squares_testing.client import ApiClient
 from squares_testing.server import serving
 from tests.cli.conftest import SQUARES, make_run

@@ -46,10 +46,11 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
-# The omnibox popup of the browser's own hidden window is a WebUI page in a renderer
-# of its own, and took about a quarter of Chromium's CPU in these tests (test_pages.py
-# with test_end_screen.py: 35 CPU-s with it, 25 without), so `launch_chromium` turns
-# it off.
+# Chromium features `launch_chromium` turns off, for speed only: the omnibox popup of
+# the browser's own hidden window, a WebUI page in a renderer of its own, took about a
+# quarter of Chromium's CPU in these tests (2026-11-28: test_pages.py with
+# test_end_screen.py, 35 CPU-s with it, 25 without). A Chromium without the popup or
+# without these names ignores them (docs/design.md, "What we rely on").
 FEATURES_OFF = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 DESKTOP = (1280, 820)  # the size of the one-size tests
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}  # the tests at both sizes
@@ -159,7 +160,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory,
     # address has going (tests/api/test_retention.py): `start_server`'s defaults.
     # Every browser here is on 127.0.0.1: trusting one proxy lets a test give a
     # browser context an address of its own (an ``X-Forwarded-For`` its requests
-    # get on the way, tests/e2e/test_online.py), so two spectators count as two viewers.
+    # get on the way, tests/e2e/browsers.py), so two spectators count as two viewers.
     server = start_server(url, log_path=tmp / "server.log",
                           env={"SQUARES_TRUSTED_PROXIES": "1", "SQUARES_ANALYST": "0"})
     try:
@@ -198,15 +199,25 @@ def launch_chromium(pw: Any) -> Any:
 
 
 def disabled_features(browser: Any) -> list[str]:
-    """The features `browser` runs with turned off: its process's last
-    ``--disable-features`` (its process id from the DevTools protocol, its command
-    line from /proc)."""
+    """The features `browser` runs with turned off: the last ``--disable-features``
+    of its command line (Chromium keeps only the last)."""
+    lists = feature_lists(command_line(browser))
+    return lists[-1] if lists else []
+
+
+def feature_lists(args: list[str]) -> list[list[str]]:
+    """Every ``--disable-features`` list of the command line `args`, in order."""
+    return [a.removeprefix("--disable-features=").split(",") for a in args
+            if a.startswith("--disable-features=")]
+
+
+def command_line(browser: Any) -> list[str]:
+    """The command line of `browser`'s own process: its process id from the DevTools
+    protocol (``SystemInfo.getProcessInfo``), its arguments from /proc."""
     processes = browser.new_browser_cdp_session().send("SystemInfo.getProcessInfo")
-    pid = next(p["id"] for p in processes["processInfo"] if p["type"] == "browser")
-    args = Path(f"/proc/{pid}/cmdline").read_text().split("\0")
-    lists = [a.removeprefix("--disable-features=") for a in args
-             if a.startswith("--disable-features=")]
-    return lists[-1].split(",") if lists else []
+    pids = [p["id"] for p in processes["processInfo"] if p.get("type") == "browser"]
+    assert len(pids) == 1, f"no one browser process in Chromium's answer: {processes}"
+    return Path(f"/proc/{pids[0]}/cmdline").read_text().split("\0")
 
 
 def new_context(browser: Any, base_url: str, size: str | tuple[int, int] = DESKTOP, *,

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from service.projections.catch_up import review_all
 from tests.conftest import services_on
 
 from .conftest import LiveServer, play_by_api, screenshot
@@ -38,7 +39,7 @@ def reviewed(live_server: LiveServer) -> Iterator[str]:
                                                 "width": 13, "seed": 31, "difficulty": "easy"})
     play_by_api(live_server, game["game_id"], game["token"], rounds=10_000)
     with services_on(live_server.database_url) as services:
-        services.reviews.review_all()
+        review_all(services.store)
     yield game["game_id"]
 
 

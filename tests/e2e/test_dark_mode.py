@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from service.projections.catch_up import review_all
 from tests.conftest import services_on
 
 from .conftest import (
@@ -50,7 +51,7 @@ def games(live_server: LiveServer) -> dict[str, Any]:
                                "width": 9, "seed": 3})
     send(f"/api/games/{used['game_id']}/claim", {"code": used["invite"]["code"], "name": "Can"})
     with services_on(live_server.database_url) as services:
-        services.reviews.review_all()
+        review_all(services.store)
     return {"mid": mid, "done": done, "online": online, "invited": invited, "used": used}
 
 

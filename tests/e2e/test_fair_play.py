@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from .browsers import Browser, synced
 from .conftest import LiveServer
 from .helpers import BOARD, play_until_over, start_game
-from .test_online import Browser, synced
 
 pytestmark = pytest.mark.e2e
 

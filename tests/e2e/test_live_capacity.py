@@ -178,7 +178,7 @@ def test_behind_the_proxy_unfinished_bodies_hold_no_request_thread(
         slow = []
         for _ in range(80):
             sock = socket.create_connection((HOST, nginx.port))
-            sock.sendall(f"POST /api/games/{game_id}/lines HTTP/1.1\r\nHost: x\r\n"
+            sock.sendall(f"POST /api/games/{game_id}/lines HTTP/1.1\r\nHost: {HOST}\r\n"
                          f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
                          "Content-Length: 100\r\n\r\n{\"x\": ".encode())
             slow.append(sock)
@@ -198,8 +198,8 @@ def test_a_chunked_body_arrives_whole(server: Server) -> None:
     client = ApiClient(server.port, timeout=10)
     body = b'{"player_name": "Chunky", "height": 7, "width": 9, "seed": 2}'
     sock = socket.create_connection((HOST, server.port))
-    sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                 b"Transfer-Encoding: chunked\r\n\r\n"
+    sock.sendall(f"POST /api/games HTTP/1.1\r\nHost: {HOST}\r\n".encode()
+                 + b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
                  + b"%x\r\n%s\r\n" % (20, body[:20]) + b"%x\r\n%s\r\n" % (len(body) - 20, body[20:])
                  + b"0\r\n\r\n")
     answer = read_until(sock, b"}}", 10)

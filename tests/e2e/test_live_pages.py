@@ -23,10 +23,10 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
+from .browsers import Browser, synced
 from .conftest import VISIBILITY, LiveServer, play_by_api
 from .helpers import BOARD
 from .test_csp import poll
-from .test_online import Browser, synced
 from .test_watch import one_action
 
 pytestmark = pytest.mark.e2e

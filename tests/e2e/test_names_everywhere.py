@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from service.domain.names import NAME_MAX
+from service.projections.catch_up import review_all
 from tests.conftest import services_on
 
 from .conftest import LiveServer, finish_unassisted, play_by_api, screenshot
@@ -83,7 +84,7 @@ def games(live_server: LiveServer) -> dict[str, Any]:
                                  "difficulty": "easy"})
     finish_unassisted(live_server, ranked["game_id"], ranked["token"])  # no hint: ranked
     with services_on(live_server.database_url) as services:
-        services.reviews.review_all()
+        review_all(services.store)
     return {"vs": vs, "other": other, "two": two, "online": online,
             "online2": {"game_id": online["game_id"], "token": claimed["token"]},
             "invited": invited, "ranked": ranked}

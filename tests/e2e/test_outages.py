@@ -31,8 +31,8 @@ from typing import Any
 
 import pytest
 
-from service.api.statuses import OUTAGE_RETRY_AFTER_S as RETRY_AFTER_S
-from service.api.statuses import UNAVAILABLE_MESSAGE
+from service.protocol.statuses import OUTAGE_RETRY_AFTER_S as RETRY_AFTER_S
+from service.protocol.statuses import UNAVAILABLE_MESSAGE
 from squares_testing.client import ApiClient, ConnectionFailed
 from squares_testing.server import Server, migrate_database, squares_command, start_server
 from squares_testing.throwaway_postgres import Cluster, cluster

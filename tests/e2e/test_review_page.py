@@ -4,7 +4,7 @@ move list and "Show best" over the board; "on its way" until the analyst has
 reviewed the game (the page asks again by itself); nothing while a game is played.
 
 The session's server runs no analyst (the app is TESTING): a test reviews the games
-itself with ``Services.reviews.review_all()`` on the server's database.
+itself with ``review_all(services.store)`` on the server's database.
 """
 
 from __future__ import annotations
@@ -16,9 +16,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from service.domain.ai.budget import Stats
 from service.domain.ai.compact import Board
-from service.domain.ai.stage1 import Stats, best_points
+from service.domain.ai.stage1 import best_points
 from service.domain.review import review_game
+from service.projections import catch_up
 from service.projections.analyst import Analyst
 from service.services import Services
 from squares_testing.play import computer_game
@@ -39,7 +41,7 @@ def services(live_server: LiveServer) -> Iterator[Services]:
 
 
 def review_all(services: Services) -> None:
-    _reviewed, waiting = services.reviews.review_all()
+    _reviewed, waiting = catch_up.review_all(services.store)
     assert not waiting  # no other analyst holds the lease
 
 

@@ -44,3 +44,24 @@ def test_every_setting_read_is_documented() -> None:
     terminal_only = {"TERM", "XDG_DATA_HOME"}  # the environment's own, not ours
     missing = sorted(n for n in names - terminal_only if f"`{n}`" not in operating)
     assert not missing, f"settings read but not in docs/operating.md: {missing}"
+
+
+def test_the_folder_map_names_every_module_of_service() -> None:
+    """docs/design.md's "Folder map of `service/`" lists each folder's modules, no
+    more and no fewer (a name in brackets is a note on the module before it)."""
+    text = (ROOT / "docs" / "design.md").read_text()
+    section = text.split("## Folder map of `service/`", 1)[1].split("\n## ", 1)[0]
+    mapped: dict[str, set[str]] = {}
+    for row in re.findall(r"^\| `([\w/]+)` \| (.+) \|$", section, re.M):
+        folder = "" if row[0] == "service/" else row[0].rstrip("/")
+        listed = re.sub(r"\([^)]*\)", "", row[1])
+        mapped[folder] = {name for name in re.findall(r"`(\w+)`", listed)
+                          if not name.startswith("__")}
+    service = ROOT / "service"
+    actual: dict[str, set[str]] = {}
+    for module in service.rglob("*.py"):
+        if module.name != "__init__.py":
+            folder = str(module.parent.relative_to(service)).replace(".", "")
+            actual.setdefault(folder, set()).add(module.stem)
+    assert {f: sorted(m) for f, m in mapped.items()} == \
+        {f: sorted(m) for f, m in actual.items()}

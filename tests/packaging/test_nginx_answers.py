@@ -1,6 +1,6 @@
 """nginx's own answers (deploy/nginx.conf, when the app is away) are written by hand:
 they must carry the headers every answer of the app carries and the API's one error
-shape, both built in `service.http.answers`."""
+shape, both built in `service.protocol.answers`."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import json
 import re
 from pathlib import Path
 
-from service.http.answers import error_body
-from service.http.headers import SECURITY_HEADERS
+from service.protocol.answers import error_body
+from service.protocol.headers import SECURITY_HEADERS
 
 NGINX_CONF = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
 

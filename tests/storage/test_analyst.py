@@ -14,6 +14,7 @@ import pytest
 from service.domain.events import Event, GameCreated
 from service.domain.review import Review, review_game
 from service.projections.analyst import NAME, Analyst, Step
+from service.projections.catch_up import review_all
 from service.services import Services
 from service.store import EventStore, utcnow
 from tests.factories import build_stream, store_stream
@@ -254,5 +255,5 @@ def test_a_review_that_fails_is_stored_as_failed_not_left_pending(services: Serv
     assert analysis.status == "failed" and analysis.review is not None
     assert "no review today" in analysis.review.body["error"]
     assert services.reviews.accuracies([game_id]) == {game_id: (None, None)}
-    assert services.reviews.review_all(rebuild=True) == (1, False)  # a rebuild tries again
+    assert review_all(services.store, rebuild=True) == (1, False)  # a rebuild tries again
     assert services.reviews.analysis(game_id).status == "ready"

@@ -9,10 +9,13 @@ import pytest
 from sqlalchemy import func, select
 
 from service.domain.events import event_to_json
-from service.errors import InvalidStream, TokenInvalid
+from service.errors import GameExists, InvalidStream, TokenInvalid
 from service.services import Services
 from service.store import events_table, games_table, high_scores_table
+from squares_testing.play import computer_game, play_unassisted
 from tests.factories import EventStreamFactory, GameFactory
+
+MODES = ("vs_computer", "two_players", "online", "computer_vs_computer")
 
 
 def _row_counts(services: Services) -> tuple[int, int, int]:
@@ -140,3 +143,67 @@ def test_an_online_game_exports_and_imports_with_its_claim_and_no_secret(
     assert services.admin.verify(new_id) == []
     with pytest.raises(TokenInvalid):  # neither seat's token moves the copy
         services.play.advance(new_id, claimed.token)
+
+
+def _played(services: Services, mode: str, *, ranked: bool) -> str:
+    """A 7 x 9 game of `mode` played here to its end by the greedy strategy, move by
+    move through the services and without a hint: ranked (a secret seed) or a
+    practice game (a chosen one); its id."""
+    seed = None if ranked else 31
+    if mode == "computer_vs_computer":
+        return computer_game(services, seed)
+    if mode != "online":
+        created = services.play.create_game(player_name="Ayşe", mode=mode, height=7, width=9,
+                                            difficulty="easy", seed=seed,
+                                            second_name="Veli" if mode == "two_players" else None)
+        play_unassisted(services, created.game_id, created.token, created.state)
+        return created.game_id
+    created = services.play.create_game(player_name="Ann", mode="online", height=7, width=9,
+                                        seed=seed)
+    assert created.invite is not None
+    claimed = services.play.claim_seat(created.game_id, created.invite.code, "Bob")
+    play_unassisted(services, created.game_id, {1: created.token, 2: claimed.token},
+                    claimed.state)
+    return created.game_id
+
+
+def _stored_already(services: Services, text: str) -> str:
+    """Import `text`, which must be refused as a game stored already, writing nothing;
+    the id of the stored game it names."""
+    before = _row_counts(services)
+    with pytest.raises(GameExists) as caught:
+        services.admin.import_game(text)
+    same = caught.value.details["game_id"]
+    assert caught.value.message == f"this stream is game {same}, stored already"
+    assert _row_counts(services) == before
+    return same
+
+
+@pytest.mark.parametrize("signed", [True, False], ids=["signed", "unsigned"])
+@pytest.mark.parametrize("ranked", [True, False], ids=["ranked", "practice"])
+@pytest.mark.parametrize("mode", MODES)
+def test_a_game_exported_and_imported_again_is_stored_already(
+        services: Services, mode: str, ranked: bool, signed: bool) -> None:
+    """A stream is known by its first event, however its seats were filled since: an
+    online game's second seat is named by its ``seat_claimed`` event, and its export
+    was once stored a second time, ranked twice."""
+    game_id = _played(services, mode, ranked=ranked)
+    text = services.admin.export_game(game_id)
+    if not signed:
+        text = "".join(text.splitlines(keepends=True)[:-1])  # without the signature line
+    assert _stored_already(services, text) == game_id
+
+    services.admin.delete_game(game_id)  # the copy is the game now: once, not twice
+    copy = services.admin.import_game(text)
+    assert services.queries.get_summary(copy).origin == ("signed" if signed else "archive")
+    assert _stored_already(services, text) == copy
+    assert _stored_already(services, services.admin.export_game(copy)) == copy
+
+
+def test_rule_E1_M2_a_re_imported_online_game_is_in_the_online_table_once(
+        services: Services) -> None:
+    game_id = _played(services, "online", ranked=True)
+    _stored_already(services, services.admin.export_game(game_id))
+    table = services.queries.high_scores(100, height=7, width=9, mode="online")
+    assert sorted((h.game_id, h.seat, h.name) for h in table if h.game_id is not None) == [
+        (game_id, 1, "Ann"), (game_id, 2, "Bob")]

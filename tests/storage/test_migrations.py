@@ -9,11 +9,12 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
+from service.errors import GameExists
 from service.ops import settings
+from service.ops.database_urls import sqlalchemy_url
 from service.ops.settings import Settings
 from service.services import CreatedGame, Services
 from service.store import ADMIN, REQUEST, EventStore, downgrade, make_engine, metadata, migrate
-from service.store.urls import sqlalchemy_url
 from squares_testing.play import play_unassisted
 from tests.databases import inspector
 from tests.factories import GameFactory
@@ -262,5 +263,23 @@ def test_RULES_E1_M2_0011_sorts_existing_entries_into_their_tables(
         assert len(defaults) == 5 and {h.source for h in defaults} == {"original"}
         assert all(h.hints_recorded for h in defaults)
         assert services.admin.verify() == []
+    finally:
+        services.store.dispose()
+
+
+def test_0013_fills_the_seed_commitment_that_finds_a_stored_game(
+        empty_database_url: str) -> None:
+    """A game stored before 0013 is found by its first event's seed commitment: its
+    export imported again is refused as stored already, and writes nothing."""
+    url = empty_database_url
+    game, exported = _finished_game_at_head(url)
+    downgrade(url, "0012")
+    migrate(url)
+    services = Services.from_url(url)
+    try:
+        with pytest.raises(GameExists) as caught:
+            services.admin.import_game(exported)
+        assert caught.value.details["game_id"] == game.game_id
+        assert services.queries.list_games()[1] == 1
     finally:
         services.store.dispose()

@@ -14,7 +14,8 @@ from tests.factories import GameFactory
 
 def test_the_table_and_the_api_schema_follow_the_summary_definition() -> None:
     assert set(games_table.c.keys()) == {*SUMMARY_FIELDS, "token_hash", "token_salt",
-                                         "creator", "seed_secret", "signature"}
+                                         "creator", "seed_secret", "seed_commitment",
+                                         "signature"}
     assert tuple(SummarySchema().fields) == SUMMARY_FIELDS
 
 

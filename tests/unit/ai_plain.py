@@ -3,9 +3,9 @@ word: the plain search test_fast_paths holds the fast one to."""
 
 from __future__ import annotations
 
-from service.domain.ai.budget import Budget
+from service.domain.ai.budget import Budget, Stats
 from service.domain.ai.compact import Board, Chain, starts
-from service.domain.ai.stage1 import NO_PATH, Path, Search, Stats
+from service.domain.ai.stage1 import NO_PATH, Path, Search
 
 
 class _Stop(Exception):

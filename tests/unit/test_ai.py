@@ -19,8 +19,9 @@ import random
 import pytest
 
 from service.domain.ai import ComputerPlayer, hint, strategy_for
+from service.domain.ai.budget import Stats
 from service.domain.ai.compact import Board, chain_of, regular, tables
-from service.domain.ai.stage1 import Stats, exhaustive
+from service.domain.ai.stage1 import exhaustive
 from service.domain.commands import Advance, Explain, PlaceLine
 from service.domain.events import LinePlaced, MoveExplained, StageAdvanced
 from service.domain.fold import apply_all

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from service.domain.ai import budget, strategy_for
-from service.domain.ai.budget import Budget
+from service.domain.ai.budget import Budget, Stats
 from service.domain.ai.compact import Board, chain_of
-from service.domain.ai.stage1 import Stats, exhaustive
+from service.domain.ai.stage1 import exhaustive
 from service.domain.ai.stage2 import choose, least_give_away
 from service.domain.ai.walks import random_search
 from service.domain.commands import Advance, PlaceLine

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import random
 
+from service.domain.ai.budget import Stats
 from service.domain.ai.compact import Board, chain_of, starts
-from service.domain.ai.stage1 import Stats, exhaustive
+from service.domain.ai.stage1 import exhaustive
 from service.domain.ai.stage2 import least_give_away
 from service.domain.ai.walks import walk
 from service.domain.commands import PlaceLine

@@ -12,10 +12,10 @@ import pytest
 
 from service.domain import pieces
 from service.domain.ai import sampling, strategy_for
-from service.domain.ai.budget import Budget
+from service.domain.ai.budget import Budget, Stats
 from service.domain.ai.compact import Board, starts, tables
 from service.domain.ai.points import most_points
-from service.domain.ai.stage1 import Stats, exhaustive
+from service.domain.ai.stage1 import exhaustive
 from service.domain.ai.walks import random_search
 from service.domain.board import geometry
 from service.domain.commands import NewGame

@@ -22,7 +22,8 @@ from service.domain.review.budget import GAME_UNITS, ReviewBudget
 from service.domain.review.passes import run_all
 from squares_testing.crafted import nobody_takes
 
-from .test_review_game import cvc_game, fresh, replay_lines
+from .review_brute import fresh
+from .review_games import cvc_game, replay_lines
 
 UNLIMITED = 10**12
 

@@ -24,6 +24,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 STAGE1_UNITS = 30_000  # ~60-90 ms of walks or search on the dev machine
 STAGE2_UNITS = 24_000
@@ -89,3 +90,12 @@ def _time_limit_reached(budget: Budget) -> None:
 
 def unlimited() -> Budget:
     return Budget(1 << 60, 1e9)
+
+
+@dataclass
+class Stats:
+    """Work counters (the benchmark prints them)."""
+
+    walks: int = 0  # random walks actually simulated
+    nodes: int = 0  # lines drawn by the exhaustive search
+    leaves: int = 0  # complete paths the exhaustive search reached

@@ -8,7 +8,7 @@ in the inner loops.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
@@ -17,7 +17,9 @@ from ..board import geometry
 from ..random_lines import PIECE_SIZES
 from ..state import GameState
 
-Chain = tuple[int, ...] | None  # box indices of the previous line's regular squares
+# The box indices of the previous line's regular squares (a tuple, or the searches'
+# list of what a line just formed); None before a stage 1's first square.
+Chain = Sequence[int] | None
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,7 @@ class Tables:
     boxes_of: list[tuple[int, ...]]  # cell -> the boxes a slot borders (empty if no slot)
     nbrs: list[tuple[tuple[int, int], ...]]  # cell -> ((direction, neighbour box), ...)
     adjacent: frozenset[int]  # index differences of 4-neighbouring boxes
-    box_sides: Callable[[bytearray], tuple[int, ...]]  # sides -> every box's count, in order
+    box_sides: Callable[[Sequence[int]], tuple[int, ...]]  # sides -> every box's count, in order
     edges: list[tuple[tuple[int, int], ...]]  # box -> ((side slot, box across it or -1), ...)
     around: list[tuple[int, ...]]  # box -> its neighbour boxes (in `nbrs` order)
     reach: list[tuple[int, ...]]  # slot -> the boxes it borders and their neighbours

@@ -17,8 +17,9 @@ from ..seeds import game_rng
 from ..start import LEVELS
 from ..state import GameState
 from . import budget, measures, stage1, stage2, walks
-from .budget import Budget
+from .budget import Budget, Stats
 from .compact import Board, chain_of
+from .stage1 import Search
 
 TRIALS = {"easy": 5, "moderate": 50, "hard": 500}
 HARD = "hard"
@@ -32,7 +33,7 @@ class ComputerPlayer:
             raise ValueError(f"unknown level {level!r}; one of {', '.join(LEVELS)}")
         self.level = level
         self.explain = explain
-        self.stats = stage1.Stats()
+        self.stats = Stats()
         self._planned: dict[tuple[Any, ...], Command] = {}
 
     def next_command(self, state: GameState) -> Command:
@@ -63,7 +64,7 @@ class ComputerPlayer:
         return commands[0]
 
     # -- the two decisions ----------------------------------------------------
-    def stage1(self, state: GameState) -> stage1.Search:
+    def stage1(self, state: GameState) -> Search:
         board, chain = Board.of(state), chain_of(state)
         clock = Budget(budget.STAGE1_UNITS)
         if self.level != "expert":
@@ -79,7 +80,7 @@ class ComputerPlayer:
         clock.left = max(clock.left, budget.STAGE1_UNITS // 4)
         walked = walks.random_search(board, chain, TRIALS[HARD], rng, self.stats, clock)
         best = walked.best if walked.best.points > search.best.points else search.best
-        return stage1.Search(best, search.starts, search.trials + walked.trials, False)
+        return Search(best, search.starts, search.trials + walked.trials, False)
 
     def stage2(self, state: GameState) -> stage2.Extra:
         rng = game_rng(state.seed(), state.rng_version, f"ai:{self.level}:2")
@@ -98,7 +99,7 @@ class ComputerPlayer:
         latest = state.explanations.get(state.turn)
         return latest is None or latest.stage != state.stage
 
-    def _explain_stage1(self, state: GameState, search: stage1.Search) -> Explain:
+    def _explain_stage1(self, state: GameState, search: Search) -> Explain:
         best = search.best
         bx = by = None
         if best.start is not None:
@@ -131,8 +132,7 @@ class ComputerPlayer:
                 break
 
 
-def _least_left(board: Board, search: stage1.Search, stats: stage1.Stats,
-                clock: Budget) -> stage1.Search:
+def _least_left(board: Board, search: Search, stats: Stats, clock: Budget) -> Search:
     """Expert: of the paths that score the most, the one after which the least
     can be given away by the best stage-2 line, then the one leaving the
     shortest chains of two-sided boxes (sum of squared lengths; ties: the first

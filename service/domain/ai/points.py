@@ -20,13 +20,9 @@ and it leans on what holds when every start has three sides:
 from __future__ import annotations
 
 from itertools import compress
-from typing import TYPE_CHECKING
 
-from .budget import Budget
+from .budget import Budget, Stats
 from .compact import Board
-
-if TYPE_CHECKING:
-    from .stage1 import Stats
 
 START = -2  # `came` on the first line: the box across it scores as it forms
 NONE = -1  # `came`: the previous line formed no second regular box
@@ -63,13 +59,12 @@ def most_points(board: Board, stats: Stats, budget: int, enough: int | None = No
         return None
     edges, around, adjacent = t.edges, t.around, t.adjacent
     top = nodes = leaves = 0
-    deadline = clock is not None
 
     def go(target: int, came: int, points: int, bound: int) -> None:
         # `bound`: n2 + 2 * n3 on the board as it is before this line
         nonlocal top, nodes, leaves
         nodes += 1
-        if nodes > budget or (deadline and not nodes & 255 and clock.late()):
+        if nodes > budget or (clock is not None and not nodes & 255 and clock.late()):
             raise _Stop
         for s, other in edges[target]:  # noqa: B007 (both are read after the break)
             if not lines[s]:

@@ -25,8 +25,9 @@ from ..commands import Advance, Command, PlaceLine
 from ..seeds import game_rng
 from ..state import GameState
 from . import sampling, stage2
-from .compact import Board, chain_of, starts
-from .stage1 import NO_PATH, Path, Stats, best_points, exhaustive
+from .budget import Stats
+from .compact import Board, Chain, chain_of, starts
+from .stage1 import NO_PATH, Path, best_points, exhaustive
 
 WALKS = 12  # stage-1 walks judged (the best by points, distinct end boards)
 LINES = 24  # stage-2 lines judged per walk
@@ -75,8 +76,7 @@ class ReferencePlayer:
         return self._queue.pop(0)[1]
 
     # -- the two decisions ----------------------------------------------------------
-    def plan_turn(self, board: Board, chain: tuple[int, ...] | None,
-                  rng: random.Random) -> Plan:
+    def plan_turn(self, board: Board, chain: Chain, rng: random.Random) -> Plan:
         """The walk (and the line after it) of the best value."""
         found = exhaustive(board, chain, self.stats, SEARCH, ties=4 * self.walks)
         walks = [found.best, *found.ties] if found.best is not NO_PATH else [NO_PATH]
@@ -99,8 +99,7 @@ class ReferencePlayer:
         return self._best_line(board, seeds, 0)
 
     # -- judging ---------------------------------------------------------------------
-    def _other_walks(self, board: Board, chain: tuple[int, ...] | None,
-                     have: list[Path]) -> list[Path]:
+    def _other_walks(self, board: Board, chain: Chain, have: list[Path]) -> list[Path]:
         """Walks scoring less than the best, one per start (best first)."""
         seen = {frozenset(p.slots) for p in have}
         others = []

@@ -9,10 +9,9 @@ import random
 
 from .. import pieces
 from ..events import Point
-from .budget import Budget
+from .budget import Budget, Stats
 from .compact import Board
 from .points import most_points
-from .stage1 import Stats
 
 
 def sampled(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .budget import Budget
+from .budget import Budget, Stats
 from .compact import Board, Chain, starts
 from .points import BOUND_CHANGE, most_points
 
@@ -29,15 +29,6 @@ class Path:
 
 
 NO_PATH = Path(0, None, (), ())
-
-
-@dataclass
-class Stats:
-    """Work counters (the benchmark prints them)."""
-
-    walks: int = 0  # random walks actually simulated
-    nodes: int = 0  # lines drawn by the exhaustive search
-    leaves: int = 0  # complete paths the exhaustive search reached
 
 
 @dataclass(frozen=True)
@@ -104,7 +95,7 @@ def exhaustive(
         # leaves it as it is).
         nonlocal best, top, equal, seen, nodes, leaves
         nodes += 1
-        if nodes > budget or (deadline and not nodes & 255 and clock.late()):
+        if nodes > budget or (clock is not None and not nodes & 255 and clock.late()):
             raise _Stop
         for s, _ in edges[target]:
             if not lines[s]:
@@ -158,7 +149,6 @@ def exhaustive(
             sides[b] -= 1
 
     found = starts(board, chain) if only is None else only
-    deadline = clock is not None
     complete = True
     try:
         for b in found:
@@ -167,7 +157,7 @@ def exhaustive(
             start = b
             go(b, chain, 0, bound)
     except _Stop:
-        complete = nodes <= budget and not (deadline and clock.late())
+        complete = nodes <= budget and not (clock is not None and clock.late())
     except RecursionError:  # a path longer than Python's stack: let the caller fall back
         complete = False
     used = min(nodes, budget)

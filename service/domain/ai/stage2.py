@@ -13,11 +13,11 @@ import random
 from dataclasses import dataclass
 
 from . import budget
-from .budget import Budget
+from .budget import Budget, Stats
 from .compact import Board
 from .points import most_points
 from .sampling import sampled
-from .stage1 import Stats, exhaustive
+from .stage1 import exhaustive
 
 SHORTLIST = 24  # expert: candidate lines that get sampled (issue 25: was 6)
 SAMPLES = 12  # expert: stage-3 piece sets per candidate, the same for each (was 6)

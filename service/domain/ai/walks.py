@@ -16,9 +16,9 @@ import random
 from collections.abc import Iterator
 from itertools import repeat
 
-from .budget import Budget
+from .budget import Budget, Stats
 from .compact import Board, Chain, starts
-from .stage1 import NO_PATH, Path, Search, Stats
+from .stage1 import NO_PATH, Path, Search
 
 
 def walk(board: Board, start: int, chain: Chain, rng: random.Random) -> tuple[Path, bool]:

@@ -57,15 +57,15 @@ def review_game(events: Sequence[Event], stage1_nodes: int = STAGE1_NODES,
     if not events or not isinstance(events[0], GameCreated):
         raise NotFinished("a game starts with game_created")
     turns, final = _gather(events)
-    searches: list[Search] = [Stage1Search(t.start, stage1_nodes) for t in turns]
-    searches.append(Stage1Search(final, stage1_nodes))
+    stage1s = [Stage1Search(t.start, stage1_nodes) for t in turns]
+    stage1s.append(Stage1Search(final, stage1_nodes))
     stage2s = {i: Stage2Search(t.before_stage2, t.stage2_slot, stage1_nodes, stage2_nodes)
                for i, t in enumerate(turns)
                if t.stage2_slot is not None and t.before_stage2 is not None}
-    searches.extend(stage2s.values())
+    searches: list[Search] = [*stage1s, *stage2s.values()]
     budget = ReviewBudget(units)
     run_all(searches, budget)
-    bests = [s.best for s in searches[:len(turns) + 1]]
+    bests = [s.best for s in stage1s]
     reviews: list[TurnReview] = []
     for i, t in enumerate(turns):
         best = bests[i]
@@ -99,22 +99,22 @@ def _gather(events: Sequence[Event]) -> tuple[list[_Turn], Board]:
     current: _Turn | None = None
     final: Board | None = None
     for event in events[1:]:
-        line = isinstance(event, LinePlaced)
-        advance = not line and isinstance(event, StageAdvanced)
-        if current is None and (line or advance):  # the turn's first decision
+        line = event if isinstance(event, LinePlaced) else None
+        advance = event if isinstance(event, StageAdvanced) else None
+        if current is None and (line is not None or advance is not None):  # the turn's first decision
             seat = state.turn
             current = _Turn(seat, state.round, state.version, board(), state.scores[seat - 1])
-        if line and event.stage == 2 and current is not None:
+        if line is not None and line.stage == 2 and current is not None:
             current.before_stage2 = board()
-            current.stage2_slot = state.geometry.index(event.x, event.y)
+            current.stage2_slot = state.geometry.index(line.x, line.y)
         apply_in_place(state, event)
         if current is None:
             continue
-        if line and event.stage == 1:
-            current.played.append((event.x, event.y))
+        if line is not None and line.stage == 1:
+            current.played.append((line.x, line.y))
         if current.gained is None and (state.stage != 1 or state.over and state.abandoned is None):
             current.gained = state.scores[current.seat - 1] - current.score
-        if advance and event.stage == 1:  # the turn ended
+        if advance is not None and advance.stage == 1:  # the turn ended
             current.ended_with_pieces = True
             turns.append(current)
             current = None

@@ -9,6 +9,7 @@ not depend on its units.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from ..ai.compact import Board
@@ -22,15 +23,19 @@ ROUNDS = 4
 
 class Search(Protocol):
     cap: int  # the most units this search may ever spend
-    exact: bool
     tried: int  # the units of its last run (0: not run yet)
+
+    @property
+    def exact(self) -> bool:
+        """Whether its last run reached the end (then it is never run again)."""
+        ...
 
     def run(self, units: int) -> int:
         """Search within `units`; the units spent. Sets ``exact``."""
         ...
 
 
-def run_all(searches: list[Search], budget: ReviewBudget) -> None:
+def run_all(searches: Sequence[Search], budget: ReviewBudget) -> None:
     for i, search in enumerate(searches):
         _run(search, budget.share(search.cap, len(searches) - i), budget)
     pending = [s for s in searches if not s.exact]

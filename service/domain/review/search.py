@@ -19,6 +19,7 @@ best it has found. `budget` and `passes` share a whole review's units among them
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..ai.compact import Board, Chain, Tables
@@ -88,13 +89,15 @@ def _explore(t: Tables, lines: list[int], sides: list[int], chain: Chain, nodes:
     # (points to come, first line) per position: its lines' key, shifted, | its chain's code
     memo: dict[int, tuple[int, int]] = {}
     path: list[int] = []
-    found: list = [0, ()]  # the best points so far along any path, and that path
+    # the best points so far along any path, and that path (`note` records them)
+    best_points = 0
+    best_path: tuple[int, ...] = ()
     count = 0
 
     def go(here: int, chain: Chain, points: int, cands: list[int]) -> int:
         """The most points still to come from the position `here` (not in the memo),
-        whose candidate lines are `cands` (at least one); records the best path in
-        `found`. A position without candidates is never memoised: it is worth 0
+        whose candidate lines are `cands` (at least one); records the best path
+        (`note`). A position without candidates is never memoised: it is worth 0
         whenever it is reached again."""
         nonlocal count
         value, first = 0, -1
@@ -124,7 +127,7 @@ def _explore(t: Tables, lines: list[int], sides: list[int], chain: Chain, nodes:
             there = key ^ keys[s] | code
             known = memo.get(there)
             if known is not None:
-                if after + known[0] > found[0]:
+                if after + known[0] > best_points:
                     note(after + known[0], _follow(Board(t, bytearray(lines), bytearray(sides)),
                                                    memo, keys, there))
                 after += known[0]
@@ -140,7 +143,7 @@ def _explore(t: Tables, lines: list[int], sides: list[int], chain: Chain, nodes:
                                 nxt.append(x)
                 if nxt:
                     after += go(there, formed, after, nxt)
-                elif after > found[0]:
+                elif after > best_points:
                     note(after, ())
             path.pop()
             lines[s] = 0
@@ -152,8 +155,8 @@ def _explore(t: Tables, lines: list[int], sides: list[int], chain: Chain, nodes:
         return value
 
     def note(total: int, rest: tuple[int, ...]) -> None:
-        found[0] = total
-        found[1] = (*path, *rest)
+        nonlocal best_points, best_path
+        best_points, best_path = total, (*path, *rest)
         if enough is not None and total >= enough:
             raise _Enough
 
@@ -166,7 +169,7 @@ def _explore(t: Tables, lines: list[int], sides: list[int], chain: Chain, nodes:
             lines[s] = 0
             for b in boxes_of[s]:
                 sides[b] -= 1
-    return Best(found[0], tuple(found[1]), exact, min(count, nodes))
+    return Best(best_points, best_path, exact, min(count, nodes))
 
 
 # A position's memo key: the XOR of its lines' keys shifted left by `_SHIFT`, with the
@@ -210,7 +213,7 @@ def firsts(t: Tables, lines: bytearray | list[int], sides: bytearray) -> list[in
 
 
 def following(t: Tables, lines: bytearray | list[int], sides: bytearray | list[int],
-              chain: tuple[int, ...]) -> list[int]:
+              chain: Sequence[int]) -> list[int]:
     """The distinct lines that form a square next to the `chain` (RULES T2)."""
     out: list[int] = []
     sides_of = t.sides_of

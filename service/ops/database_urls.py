@@ -1,6 +1,6 @@
 """Database URLs, parsed in one place: what SQLAlchemy is given (PostgreSQL through
-psycopg 3), the file of a SQLite URL, a relative SQLite path made absolute, and its
-directory made on first use."""
+psycopg 3), the file of a SQLite URL, and a relative SQLite path made absolute (the
+store makes its folder and file, private: `service.store.private_files`)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def sqlite_file(url: str) -> str | None:
 
 
 def _escape_for_url(path: str) -> str:
-    # Only what would change the URL's meaning; `ensure_sqlite_dir` reads the raw path.
+    # Only what would change the URL's meaning (`sqlite_file` reads it back unescaped).
     return path.replace("%", "%25").replace("?", "%3F")
 
 
@@ -60,13 +60,3 @@ def absolute_sqlite_url(url: str, cwd: Path | None = None) -> str:
     raw_path, question, query = rest.partition("?")
     base = _escape_for_url(str(cwd if cwd is not None else Path.cwd()))
     return f"{scheme}:///{os.path.normpath(os.path.join(base, raw_path))}{question}{query}"
-
-
-def ensure_sqlite_dir(url: str) -> None:
-    """Create the directory of a SQLite database file on first use."""
-    if not url.startswith("sqlite"):
-        return
-    _, _, path = url.partition(":///")
-    path = path.split("?", 1)[0]
-    if path and path != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)

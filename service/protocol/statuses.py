@@ -106,7 +106,7 @@ ALL_BY_CODE = {kind.code: kind for kind in ALL}
 def service_error(error: ServiceError) -> ErrorKind:
     """The row of `error` (its class, or the nearest listed base class)."""
     for cls in type(error).__mro__:
-        kind = SERVICE_ERRORS.get(cls)  # type: ignore[call-overload]
+        kind = SERVICE_ERRORS.get(cls)
         if kind is not None:
             return kind
     return ErrorKind(error.code, 500, "an error this table does not list")

@@ -1,5 +1,5 @@
 """What every answer carries, whichever server sends it: the one error shape and the
-headers. The Flask app (`service.api.errors`, `hooks`) and the live streams' ASGI app
+headers. The Flask app (`service.http.errors`, `service.http.hooks`) and the live streams' ASGI app
 (`service.live.app`) build theirs here; nginx's own answers (`deploy/nginx.conf`) are
 written by hand and checked against these by tests/packaging/test_nginx_answers.py.
 """

@@ -1,22 +1,18 @@
 """Two browsers play an online game to the end while a third watches (the invite
-link, the join page, moves arriving over the live feed). Driven in Debian's
-Chromium with the pages' Content-Security-Policy enforced, so every wait goes
-through `expect` or `poll` (Playwright's `wait_for_function` needs eval).
-
-Each browser is its own context (its own localStorage and its own client address,
-as separate people would have): A starts a ranked game with hints through the form
-and reads the invite link from the page, B opens that link and joins, C watches, D
-tries the used link, a wrong code and a link without code. Who moves first is drawn
-from the game's secret seed (``first_seat``). Every action is a click on the page
-whose seat is to move, the move chosen by ``GET /api/games/<id>/hint`` with that
-seat's token. The pages keep, on their root element, the sequence numbers of the
-events they applied (``data-seqs``), compared at the end with
-``GET /api/games/<id>/events``.
-"""
+link, the join page, moves arriving over the live feed), each browser its own
+context (its own localStorage and client address, as separate people would have),
+driven in Debian's Chromium with the pages' Content-Security-Policy enforced, so
+every wait goes through `expect` or `poll` (Playwright's `wait_for_function` needs
+eval): A starts a ranked game with hints through the form and reads the invite link
+from the page, B opens that link and joins, C watches, D tries the used link, a
+wrong code and a link without code. Who moves first is drawn from the game's secret
+seed (``first_seat``). Every action is a click on the page whose seat is to move (the
+move read from the game's state, never from a hint, which would unrank the game).
+The pages keep, on their root element, the sequence numbers of the events they
+applied (``data-seqs``), compared at the end with ``GET /api/games/<id>/events``."""
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Iterator
@@ -26,62 +22,16 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from squares_testing.play import play_hints
-
-from .conftest import LiveServer, new_context, screenshot, watch_page
+from .browsers import Browser, synced
+from .conftest import LiveServer, screenshot
 from .helpers import BOARD, NEWER_AND_DRAWN, slot
 from .test_csp import poll
 
 pytestmark = pytest.mark.e2e
 
-SEED = 4  # a practice game on 7 x 9 (the same game every run): Bob (seat 2) moves first
 # A ranked game's seed is secret, so its length is not chosen: on 9 x 13 both seats
 # always get to move (on 7 x 9 the first mover ends about one game in eight alone).
 RANKED_SIZE = "9x13"
-
-
-class Browser:
-    """One person's browser: a context of its own, the policy enforced, and what went
-    wrong in it (page errors, CSP violations, requests leaving the app, and, unless
-    `console_errors` is False, console errors)."""
-
-    def __init__(self, browser: Any, live_server: LiveServer, *, console_errors: bool = True,
-                 address: str | None = None):
-        # `address`: the client address the server sees (the e2e server trusts one
-        # proxy's X-Forwarded-For), so that each person counts as one viewer.
-        self.context = new_context(browser, live_server.base_url, bypass_csp=False)
-        if address:
-            # Added on the way, as the proxy adds it: sent by the page itself, the
-            # header would need a CORS preflight to the streams server's origin.
-            self.context.route("**/*", lambda route: route.continue_(
-                headers={**route.request.headers, "x-forwarded-for": address}))
-        self.page = self.context.new_page()
-        self.problems: list[str] = []
-        self.live_requests: list[str] = []  # every request for a live feed
-        self.posts: list[str] = []  # every POST the page sent
-        self.page.on("request", self._on_request)
-        watch_page(self.page, live_server.base_url, self.problems, csp=True,
-                   console=("error", "assert") if console_errors else ())
-
-    def _on_request(self, request: Any) -> None:
-        if request.method == "POST":
-            self.posts.append(request.url)
-        elif "/api/games/" in request.url and "/live?" in request.url:
-            self.live_requests.append(request.url)
-
-    def token(self, game_id: str) -> str:
-        """The seat token this browser keeps for `game_id` (common/store.js)."""
-        return str(self.page.evaluate("JSON.parse(localStorage.getItem('squares.tokens'))")
-                   [game_id]["token"])
-
-    def seqs(self, root: str) -> list[int]:
-        raw = self.page.get_attribute(root, "data-seqs") or ""
-        return [int(v) for v in raw.split()]
-
-    def assert_clean(self, who: str) -> None:
-        violations = self.page.evaluate("window.__cspViolations || []")
-        assert violations == [], f"{who}: {violations}"
-        assert self.problems == [], f"{who}: {self.problems}"
 
 
 @pytest.fixture
@@ -99,13 +49,6 @@ def people(browser: Any, live_server: LiveServer) -> Iterator[dict[str, Browser]
     finally:
         for person in made.values():
             person.context.close()
-
-
-def synced(page: Any, version: int) -> None:
-    """Wait until the play page shows `version`, drawn whole: a turn still animated is
-    skipped (`NEWER_AND_DRAWN`; the animation has tests of its own)."""
-    poll(page, NEWER_AND_DRAWN, version - 1)
-    expect(page.locator(BOARD)).to_have_attribute("data-version", str(version))
 
 
 @pytest.mark.serial  # the whole game is timed (under a minute): run alone
@@ -327,76 +270,3 @@ def test_two_browsers_play_online_while_a_third_watches(
     expect(b.locator(".replay-title")).not_to_contain_text("practice")
     people["B"].assert_clean("B's replay")
     assert time.monotonic() - started < 60
-
-
-def test_the_play_page_applies_each_event_once_across_a_reconnect_and_a_gap(
-    browser: Any, live_server: LiveServer, tmp_path: Path
-) -> None:
-    """The live feed of the play page drops, resumes with Last-Event-ID and skips some
-    events (a resume point past them); moves made elsewhere (another tab holding the
-    same seat, the opponent) still reach the page once each, in order, and the page
-    shows the same state as the server. The page holds the seat drawn to move first
-    (Bob's, in this practice game)."""
-    created = live_server.post_json("/api/games", {"player_name": "Ann", "mode": "online",
-                                                   "height": 7, "width": 9, "seed": SEED,
-                                                   "hints": True})
-    game_id = created["game_id"]
-    code = created["invite"]["url"].split("#code=")[1]
-    claimed = live_server.post_json(f"/api/games/{game_id}/claim", {"code": code, "name": "Bob"})
-    tokens = {1: created["token"], 2: claimed["token"]}
-    opened = claimed["state"]["version"]
-    first = claimed["state"]["first_seat"]
-    assert claimed["state"]["turn"] == first
-    events = live_server.get_json(f"/api/games/{game_id}/events")["events"]
-    person = Browser(browser, live_server)
-    try:
-        page = person.page
-        page.goto("/how-to-play")
-        page.evaluate("e => localStorage.setItem('squares.tokens', JSON.stringify(e))",
-                      {game_id: {"token": tokens[first], "at": 1, "seat": first}})
-        streams: list[str] = []
-
-        def live(route: Any) -> None:
-            streams.append(route.request.url)
-            if len(streams) > 1:
-                route.continue_()
-                return
-            # The first stream: the last event again (the page has it), then an id
-            # with no event, which moves the browser's Last-Event-ID past the next
-            # three events (the server's resumed stream leaves them out), then the
-            # end of the stream, so EventSource reconnects. (Playwright does not show
-            # the Last-Event-ID header Chromium adds; the gap read below proves it.)
-            last = events[-1]
-            body = (f"retry: 200\n\nid: {last['seq']}\nevent: {last['type']}\n"
-                    f"data: {json.dumps(last)}\n\nid: {opened + 3}\n\n")
-            route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body=body)
-
-        page.route(re.compile(r"/api/games/[0-9a-f]+/live\?"), live)
-        page.goto(f"/play/{game_id}")
-        synced(page, opened)
-        expect(page.locator("#prompt")).to_contain_text("Your turn")
-        expect(page.locator("#practice-note")).to_have_text(f"Practice game · seed {SEED}")
-        expect(page.locator("#hints-note")).to_have_text("Hints on")
-
-        # Moves made elsewhere to the end: Ann's from another tab, Bob's.
-        gap_reads: list[str] = []
-        page.on("request", lambda r: gap_reads.append(r.url) if "/events?after=" in r.url else None)
-        state = play_hints(live_server.send, game_id, tokens, reread=True, max_steps=60)
-        assert state["over"] and state["version"] > opened + 3
-        synced(page, state["version"])
-        # The made-up stream and the real one, resumed; none after game over.
-        page.wait_for_timeout(1200)
-        assert len(streams) == 2, streams
-        # Events 3..5 never came over the feed: the page read them from /events.
-        assert gap_reads and gap_reads[0].endswith(f"/events?after={opened}"), gap_reads
-        assert person.seqs("#play-root") == list(range(1, state["version"] + 1))
-        labels = ("You", "Bob") if first == 1 else ("Ann", "You")
-        expect(page.locator("#over-result")).to_contain_text(
-            f"{labels[0]} {state['scores'][0]} · {labels[1]} {state['scores'][1]}")
-        expect(page.locator(f"{BOARD} .slot:not(.empty)")).to_have_count(len(state["lines"]))
-        expect(page.locator(f"{BOARD} .box.own-P")).to_have_count(state["squares"][0])
-        expect(page.locator(f"{BOARD} .box.own-C")).to_have_count(state["squares"][1])
-        screenshot(page, tmp_path / "online-resumed.png")
-        person.assert_clean("A")
-    finally:
-        person.context.close()

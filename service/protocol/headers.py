@@ -10,7 +10,7 @@ not worth it.
 
 Flask runs ``after_request`` functions for every response it finalizes: views,
 ``send_static_file``, and the answers of error handlers (404, 405, 413, the API's
-JSON errors, and 500s from the catch-all handler in `service.api.errors`).
+JSON errors, and 500s from the catch-all handler in `service.http.errors`).
 ``setdefault`` leaves a header alone if a view ever sets a stricter one itself.
 
 The policy (``CONTENT_SECURITY_POLICY``):
@@ -24,7 +24,8 @@ The policy (``CONTENT_SECURITY_POLICY``):
 * ``img-src 'self' data:``: the pages' ``<link rel="icon" href="data:,">``.
 * ``connect-src 'self'``: the pages' ``fetch`` calls go to ``/api`` only; when the
   live streams have an origin of their own (``SQUARES_LIVE_URL``,
-  `service.serve.live_url`), that origin too, for the pages' ``EventSource``.
+  `service.ops.live_url`), that origin too, for the pages' ``EventSource``: on
+  ``SQUARES_PUBLIC_URL``'s host when set, else on the request's (`live_origin`).
 * ``object-src 'none'``, ``base-uri 'none'``, ``form-action 'self'``.
 * ``frame-ancestors 'none'`` (with ``X-Frame-Options: DENY`` for browsers that
   predate it): the play page holds a game token in localStorage and acts on
@@ -40,14 +41,14 @@ only ever what their ``Content-Type`` says.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from functools import lru_cache, wraps
 from typing import Any
 
 from flask import Response, current_app, request
 
-from ..ops import settings
-from ..serve import live_url
+from ..ops import hosts, live_url, settings
 
 CSP_DIRECTIVES: dict[str, str] = {
     "default-src": "'self'",
@@ -98,9 +99,17 @@ def _with_live_origin(origin: str) -> str:
 
 
 def live_origin() -> str:
-    """The origin this request's pages open live streams on ("": their own)."""
-    return live_url.origin_for(settings.of_app(current_app).live_url, request.scheme,
-                               request.host)
+    """The origin this request's pages open live streams on ("": their own): on
+    ``SQUARES_PUBLIC_URL`` when set, else on the request's own scheme and host, never
+    on a host the service does not answer to (`hosts`: the answer refusing it)."""
+    configured = settings.of_app(current_app)
+    if configured.public_url:
+        scheme, host = hosts.public_address(configured.public_url)
+    elif configured.trusted_hosts.allows(request.host):
+        scheme, host = request.scheme, request.host
+    else:
+        return ""
+    return live_url.origin_for(configured.live_url, scheme, host)
 
 
 def add_security_headers(response: Response) -> Response:
@@ -136,4 +145,15 @@ def _read_whole(length: int) -> bool:
     try:
         return request.stream.tell() >= length
     except (AttributeError, OSError):  # a stream that cannot tell: assume unread
+        _warn_cannot_tell()
         return False
+
+
+@lru_cache(maxsize=1)  # once a process
+def _warn_cannot_tell() -> None:
+    """The request stream werkzeug hands us cannot tell its position (it could under
+    werkzeug 3.1, MAX_CONTENT_LENGTH set: docs/design.md, "What we rely on"): said
+    once, since every write then closes its connection."""
+    logging.getLogger(__name__).warning(
+        "the request body's stream cannot tell its position: every answer to a request "
+        "with a body now says Connection: close (a werkzeug or server change?)")
