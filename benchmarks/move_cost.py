@@ -45,6 +45,7 @@ HIGH_LIMITS = {key: "1000000 per minute" for key in
 PARTS: list[tuple[str, tuple[str, ...]]] = [
     ("hint and computer turns (the AI)", ("/domain/ai/", "/domain/pieces.py", "random.py")),
     ("fold and copy (projection)", ("/domain/state.py", "/domain/events.py",
+                                    "/domain/event_codec.py", "/domain/upcasters.py",
                                     "/domain/board.py")),
     ("decide (rules)", ("/domain/rules.py", "/domain/players.py", "/domain/")),
     ("commit (sqlite3 COMMIT, fsync)", (":do_commit",)),
@@ -56,7 +57,9 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
                                                   "logging/", "uuid.py")),
     ("serialization (marshmallow, webargs, JSON)", ("marshmallow/", "webargs/", "json/",
                                                    "flask_smorest/", "/api/views.py",
-                                                   "/api/schemas.py", "/flask/json/",
+                                                   "/api/request_schemas.py",
+                                                   "/api/response_schemas.py",
+                                                   "/api/schema_fields.py", "/flask/json/",
                                                    "/http/json.py", "orjson")),
     ("service layer (use cases)", ("/service/services/", "/service/api/", "/service/http/",
                                    "hmac.py")),

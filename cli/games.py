@@ -17,7 +17,7 @@ from .output import INT32_MAX, CliFailure, echo_json, require_yes, table
 from .review import summary_lines
 
 STATUSES = {"unfinished": "active", "active": "active", "finished": "finished",
-            "abandoned": "abandoned"}
+            "abandoned": "abandoned", "aborted": "aborted"}
 
 
 class DurationType(click.ParamType):
@@ -59,6 +59,8 @@ def players_text(summary: GameSummary) -> str:
 def outcome_text(summary: GameSummary) -> str:
     if summary.status == "abandoned":
         return f"abandoned (round {summary.round}, no result)"
+    if summary.status == "aborted":
+        return f"aborted (round {summary.round}, no result)"
     if summary.status != "finished":
         return f"active (round {summary.round}, seat {summary.turn}, stage {summary.stage})"
     if summary.winner == 0:

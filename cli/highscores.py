@@ -7,7 +7,8 @@ from collections.abc import Sequence
 import click
 
 from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
-from service.domain.ranking import MAIN, TABLES
+from service.domain.ranking import MAIN, TABLES, ranks, table_levels
+from service.domain.start import LEVELS
 from service.ops.times import human_utc
 from service.services import HighScore
 
@@ -20,10 +21,11 @@ NOT_RECORDED = "*"
 
 
 def high_score_table(entries: Sequence[HighScore]) -> str:
+    """`entries` in their table's order, each ranked within its level (`ranking.ranks`)."""
     rows = [
         (rank, e.name + (NOT_RECORDED if not e.hints_recorded else ""), e.score,
          e.difficulty, human_utc(e.created_at), _game(e), e.id)
-        for rank, e in enumerate(entries, start=1)
+        for rank, e in zip(ranks(e.level for e in entries), entries, strict=True)
     ]
     text = table(("#", "name", "score", "difficulty", "date", "game", "id"), rows,
                  align_right=(0, 2, 6))
@@ -59,19 +61,28 @@ def highscores() -> None:
 @highscores.command("list")
 @click.option("--limit", type=click.IntRange(1, 10_000), default=10, show_default=True)
 @table_options
+@click.option("--level", type=click.Choice(LEVELS), default=None,
+              help="Only the games against the computer at this level (the main table "
+                   "only).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_app
 def list_high_scores(app: AppContext, limit: int, height: int, width: int, mode: str,
-                     as_json: bool) -> None:
-    """The best scores of one table, highest first."""
+                     level: str | None, as_json: bool) -> None:
+    """The best scores of one table: in the main table each level of the computer
+    apart, the hardest first, then the entries without a level (# counts within each)."""
+    if level is not None and not table_levels(mode):
+        raise click.BadParameter("only the table against the computer has levels",
+                                 param_hint="--level")
     with app.services() as services:
-        entries = services.queries.high_scores(limit, height=height, width=width, mode=mode)
+        entries = services.queries.high_scores(limit, height=height, width=width, mode=mode,
+                                               level=level)
     if as_json:
         echo_json(entries)
     elif entries:
         click.echo(high_score_table(entries))
     else:
-        click.echo(f"the {mode} table of {height} x {width} is empty")
+        at = f" at {level}" if level else ""
+        click.echo(f"the {mode} table of {height} x {width}{at} is empty")
 
 
 @highscores.command(context_settings={"ignore_unknown_options": True})

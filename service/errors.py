@@ -63,6 +63,12 @@ class HighScoreNotFound(ServiceError):
     code = "high_score_not_found"
 
 
+class PlayerNotFound(ServiceError):
+    """A name no game's human seat has (no player yet); details: ``name``."""
+
+    code = "player_not_found"
+
+
 class NotOnline(ServiceError):
     """A claim on a game that has no invitation (not an online game)."""
 

@@ -26,7 +26,8 @@ from typing import Any
 import factory
 
 from service.domain.commands import Command, NewGame
-from service.domain.events import Event, GameOver, event_to_json
+from service.domain.event_codec import event_to_json
+from service.domain.events import Event, GameOver
 from service.domain.fold import apply_all
 from service.domain.rules import decide
 from service.domain.start import start_game, start_state

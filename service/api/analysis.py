@@ -11,21 +11,18 @@ from ..errors import GameNotFound, GameRunning
 from ..protocol.event_json import timestamp
 from ..services import Analysis
 from .blueprint import blp, checked_game_id, current_services, error_responses
-
-
-def _int(**kwargs: Any) -> fields.Integer:
-    return fields.Integer(strict=True, **kwargs)
+from .schema_fields import strict_int
 
 
 def _lines(**kwargs: Any) -> fields.List:
-    return fields.List(fields.List(_int(), validate=validate.Length(2, 2)), **kwargs)
+    return fields.List(fields.List(strict_int(), validate=validate.Length(2, 2)), **kwargs)
 
 
 class Stage1ReviewSchema(Schema):
     played = _lines(required=True, metadata={"description": "the lines drawn, as [x, y]"})
-    gained = _int(required=True, metadata={"description": "what the stage changed the "
-                                                          "score by (a penalty counts)"})
-    best = _int(required=True, metadata={
+    gained = strict_int(required=True, metadata={"description": "what the stage changed the "
+                                                                "score by (a penalty counts)"})
+    best = strict_int(required=True, metadata={
         "description": "the most any legal stage 1 (RULES T1/T2) could take from there"})
     best_lines = _lines(required=True, metadata={"description": "one way to take `best`"})
     exact = fields.Boolean(required=True, metadata={
@@ -34,12 +31,12 @@ class Stage1ReviewSchema(Schema):
 
 
 class Stage2ReviewSchema(Schema):
-    x = _int(required=True)
-    y = _int(required=True)
-    gives = _int(required=True, metadata={
+    x = strict_int(required=True)
+    y = strict_int(required=True)
+    gives = strict_int(required=True, metadata={
         "description": "what the opponent could take in their next stage 1 after it"})
-    least_gives = _int(required=True, metadata={"description": "the least any line gave"})
-    better = fields.List(_int(), required=True, metadata={
+    least_gives = strict_int(required=True, metadata={"description": "the least any line gave"})
+    better = fields.List(strict_int(), required=True, metadata={
         "description": "[x, y] of a line that gives `least_gives`"})
     exact = fields.Boolean(required=True, metadata={
         "description": "false where a search ran out of its budget: `least_gives` is "
@@ -47,47 +44,47 @@ class Stage2ReviewSchema(Schema):
 
 
 class PiecesReviewSchema(Schema):
-    points = _int(required=True, metadata={
+    points = strict_int(required=True, metadata={
         "description": "how much the turn's random pieces changed what the next player "
                        "could take (negative: they took it away)"})
 
 
 class TurnReviewSchema(Schema):
-    turn = _int(required=True, metadata={"description": "1-based count of turns"})
-    round = _int(required=True)
-    seat = _int(required=True)
-    start_seq = _int(required=True, metadata={
+    turn = strict_int(required=True, metadata={"description": "1-based count of turns"})
+    round = strict_int(required=True)
+    seat = strict_int(required=True)
+    start_seq = strict_int(required=True, metadata={
         "description": "the last event before the turn's first decision: "
                        "/replay/{start_seq} is the position the player faced"})
     stage1 = fields.Nested(Stage1ReviewSchema, required=True)
     stage2 = fields.Nested(Stage2ReviewSchema, required=True, allow_none=True)
     pieces = fields.Nested(PiecesReviewSchema, required=True, allow_none=True)
-    lost = _int(required=True, metadata={"description": "stage-1 and stage-2 points lost"})
+    lost = strict_int(required=True, metadata={"description": "stage-1 and stage-2 points lost"})
     exact = fields.Boolean(required=True, metadata={
         "description": "false: the turn is approximate (a search stopped at the review's "
                        "work budget, so its figures are the best found)"})
 
 
 class MistakeSchema(Schema):
-    turn = _int(required=True)
-    round = _int(required=True)
-    start_seq = _int(required=True)
-    stage = _int(required=True)
-    lost = _int(required=True)
+    turn = strict_int(required=True)
+    round = strict_int(required=True)
+    start_seq = strict_int(required=True)
+    stage = strict_int(required=True)
+    lost = strict_int(required=True)
     played = _lines(required=True)
     better = _lines(required=True, metadata={
         "description": "the best stage-1 lines, or the stage-2 line to prefer"})
 
 
 class SeatReviewSchema(Schema):
-    seat = _int(required=True)
-    gained = _int(required=True)
-    best = _int(required=True)
-    accuracy = _int(required=True, allow_none=True, metadata={
+    seat = strict_int(required=True)
+    gained = strict_int(required=True)
+    best = strict_int(required=True)
+    accuracy = strict_int(required=True, allow_none=True, metadata={
         "description": "100 * gained / best, 0..100 (100 when nothing was there to take); "
                        "null when the seat played no whole turn"})
-    given_away = _int(required=True)
-    luck = _int(required=True, metadata={
+    given_away = strict_int(required=True)
+    luck = strict_int(required=True, metadata={
         "description": "what the random lines (start, pieces) put within reach"})
     mistakes = fields.List(fields.Nested(MistakeSchema), required=True,
                            metadata={"description": "the three largest"})
@@ -99,7 +96,7 @@ class AnalysisSchema(Schema):
         "description": "failed: the analyst could not review this game (`message`)"})
     game_id = fields.String(required=True)
     message = fields.String()
-    algorithm = _int()
+    algorithm = strict_int()
     exact = fields.Boolean(metadata={"description": "false: some turns are approximate"})
     reviewed_at = fields.String()
     turns = fields.List(fields.Nested(TurnReviewSchema))

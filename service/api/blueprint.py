@@ -21,7 +21,7 @@ from ..errors import GameNotFound, ServiceError
 from ..protocol.paths import GAME_ID
 from ..protocol.statuses import HTTP_ERRORS, SERVICE_ERRORS, codes
 from ..services import Services
-from .schemas import ErrorSchema
+from .response_schemas import ErrorSchema
 
 
 class DuplicateKey(ValueError):

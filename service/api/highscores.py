@@ -9,41 +9,45 @@ from flask import Response, jsonify
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
-from ..domain.ranking import MAIN, TABLES
+from ..domain.ranking import MAIN, TABLES, ranks, table_levels
+from ..domain.start import LEVELS
 from ..protocol.event_json import timestamp
 from ..services import HighScore
 from .blueprint import blp, current_services, error_responses
-from .schemas import AsciiInteger
-
-
-def _int(**kwargs: Any) -> fields.Integer:
-    return fields.Integer(strict=True, **kwargs)
-
-
-def _query_int(**kwargs: Any) -> fields.Integer:
-    return AsciiInteger(**kwargs)  # ASCII digits only, as every query number
+from .players import player_url
+from .schema_fields import query_int, strict_int
 
 
 class HighScoresQuerySchema(Schema):
     """One table per mode and field size (RULES E1, M2): the main table of the default
     field unless told."""
 
-    limit = _query_int(load_default=10, validate=validate.Range(1, 1000))
-    height = _query_int(load_default=None, validate=validate.Range(MIN_SIZE, MAX_HEIGHT),
-                        metadata={"description": "the field's height, given with width "
-                                                 f"(default: the default field, {DEFAULT_HEIGHT})"})
-    width = _query_int(load_default=None, validate=validate.Range(MIN_SIZE, MAX_WIDTH),
-                       metadata={"description": "the field's width, given with height "
-                                                f"(default: {DEFAULT_WIDTH})"})
+    limit = query_int(load_default=10, validate=validate.Range(1, 1000))
+    height = query_int(load_default=None, validate=validate.Range(MIN_SIZE, MAX_HEIGHT),
+                       metadata={"description": "the field's height, given with width "
+                                                f"(default: the default field, {DEFAULT_HEIGHT})"})
+    width = query_int(load_default=None, validate=validate.Range(MIN_SIZE, MAX_WIDTH),
+                      metadata={"description": "the field's width, given with height "
+                                               f"(default: {DEFAULT_WIDTH})"})
     mode = fields.String(load_default=MAIN, validate=validate.OneOf(TABLES), metadata={
         "description": "whose table: games against the computer (the main table), or "
                        "two humans on one screen, or online"})
+    difficulty = fields.String(load_default=None, validate=validate.OneOf(LEVELS), metadata={
+        "description": "only the entries against the computer at this level, ranked "
+                       "among themselves (the main table only: two humans' tables "
+                       "have no levels); without it every level, the hardest first"})
 
     @validates_schema
     def _size_given_whole(self, data: dict[str, Any], **_: Any) -> None:
         if (data["height"] is None) != (data["width"] is None):
             raise ValidationError("give height and width together (one table per field "
                                   "size)", field_name="height")
+
+    @validates_schema
+    def _level_of_a_table_with_levels(self, data: dict[str, Any], **_: Any) -> None:
+        if data["difficulty"] is not None and not table_levels(data["mode"]):
+            raise ValidationError("only the table against the computer has levels",
+                                  field_name="difficulty")
 
     @post_load
     def _default_field(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
@@ -53,11 +57,17 @@ class HighScoresQuerySchema(Schema):
 
 
 class HighScoreSchema(Schema):
-    rank = _int(required=True)
-    id = _int(required=True)
+    rank = strict_int(required=True, metadata={
+        "description": "the entry's place among the entries of its level (`difficulty`), "
+                       "1 the best: the table lists the levels one after another"})
+    id = strict_int(required=True)
     name = fields.String(required=True)
-    score = _int(required=True)
-    difficulty = fields.String(required=True)
+    score = strict_int(required=True)
+    difficulty = fields.String(required=True, allow_none=True, metadata={
+        "description": "the computer's level (easy, moderate, hard, expert) in the main "
+                       "table; the mode in two humans' tables; what the operator gave "
+                       "for an entry added by hand; null for RULES E2's default "
+                       "entries, which have none"})
     mode = fields.String(required=True, metadata={"enum": list(TABLES),
                                                   "description": "the table"})
     game_id = fields.String(required=True, allow_none=True, metadata={
@@ -71,12 +81,16 @@ class HighScoreSchema(Schema):
         "description": "false: a game played before hints were recorded (it may have "
                        "been assisted)"})
     created_at = fields.String(required=True)
-    height = _int(required=True, metadata={"description": "the field size; the default "
-                                                          "entries belong to the default field"})
-    width = _int(required=True)
-    accuracy = _int(required=True, allow_none=True, metadata={
+    height = strict_int(required=True, metadata={
+        "description": "the field size; the default entries belong to the default field"})
+    width = strict_int(required=True)
+    accuracy = strict_int(required=True, allow_none=True, metadata={
         "description": "the player's stage-1 accuracy in % (the game's review); null "
                        "without a reviewed game"})
+    player_url = fields.String(required=True, allow_none=True, metadata={
+        "description": "the page of the entry's player (``/players/{name}``); null for "
+                       "an entry without a stored game (the default entries, those added "
+                       "by hand, those whose game was deleted)"})
 
 
 class HighScoreListSchema(Schema):
@@ -93,7 +107,7 @@ def high_score_view(rank: int, entry: HighScore,
         "id": entry.id,
         "name": entry.name,
         "score": entry.score,
-        "difficulty": entry.difficulty,
+        "difficulty": None if entry.source == "original" else entry.difficulty,
         "mode": entry.ranking,
         "game_id": entry.game_id,
         "source": entry.source,
@@ -102,6 +116,7 @@ def high_score_view(rank: int, entry: HighScore,
         "height": entry.height,
         "width": entry.width,
         "accuracy": accuracy[entry.seat - 1] if accuracy and entry.seat else None,
+        "player_url": player_url(entry.name) if entry.game_id and entry.seat else None,
     }
 
 
@@ -112,10 +127,14 @@ def high_score_view(rank: int, entry: HighScore,
 def high_scores(query: dict[str, Any]) -> Response:
     """One high score table, best first: the games of one mode (by default against
     the computer, the main table) on one field size (by default the default field,
-    whose table holds RULES E2's default entries)."""
+    whose table holds RULES E2's default entries). The main table ranks each level of
+    the computer apart: its levels one after another, the hardest first, then the
+    entries without a level; `difficulty` picks one level."""
     services = current_services()
     entries = services.queries.high_scores(query["limit"], height=query["height"],
-                                   width=query["width"], mode=query["mode"])
+                                   width=query["width"], mode=query["mode"],
+                                   level=query["difficulty"])
     accuracies = services.reviews.accuracies(e.game_id for e in entries if e.game_id)
+    places = ranks(e.level for e in entries)
     return jsonify(high_scores=[high_score_view(rank, e, accuracies)
-                                for rank, e in enumerate(entries, start=1)])
+                                for rank, e in zip(places, entries, strict=True)])

@@ -14,7 +14,6 @@ from marshmallow import Schema, fields, validate
 
 from ..protocol.event_json import event_view
 from ..protocol.headers import no_store
-from . import schemas as s
 from .blueprint import (
     TOKEN_DOC,
     bearer_token,
@@ -23,6 +22,8 @@ from .blueprint import (
     current_services,
     error_responses,
 )
+from .request_schemas import ClaimSchema
+from .response_schemas import ClaimedSchema, EventSchema, InviteSchema, StateSchema
 from .views import invite_view, state_view
 
 INVITE_STATUSES = ("open", "invite_invalid", "invite_claimed", "invite_expired", "not_online")
@@ -48,11 +49,11 @@ class RematchSchema(Schema):
     created = fields.Boolean(required=True, metadata={
         "description": "true: the caller made the rematch (201, with `invite`); false: "
                        "the caller accepted the friend's (200)"})
-    invite = fields.Nested(s.InviteSchema, allow_none=True, metadata={
+    invite = fields.Nested(InviteSchema, allow_none=True, metadata={
         "description": "a rematch just made: the friend's invite (the friend may also "
                        "accept it by asking for the rematch with the old game's token)"})
-    state = fields.Nested(s.StateSchema, required=True)
-    events = fields.List(fields.Nested(s.EventSchema), required=True)
+    state = fields.Nested(StateSchema, required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
 
 
 class WaitingRematchSchema(Schema):
@@ -70,8 +71,8 @@ class RematchWaitsSchema(Schema):
 
 
 @blp.route("/games/<game_id>/claim", methods=["POST"])
-@blp.arguments(s.ClaimSchema())
-@blp.response(201, s.ClaimedSchema)
+@blp.arguments(ClaimSchema())
+@blp.response(201, ClaimedSchema)
 @error_responses(400, 403, 404, 409, 410, 422)
 @no_store
 def claim(body: dict[str, Any], game_id: str) -> Response:

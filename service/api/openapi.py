@@ -12,11 +12,12 @@ from flask_smorest import Api
 from markupsafe import Markup, escape
 
 from ..protocol import statuses
+from ..protocol.name_paths import NAME_MAX_IN_PATH, NameConverter
 
-# analysis, feed, highscores, online and routes add their endpoints to blp
-from . import analysis, feed, highscores, online, routes  # noqa: F401
+# analysis, feed, highscores, online, players and routes add their endpoints to blp
+from . import analysis, feed, highscores, online, players, routes  # noqa: F401
 from .blueprint import blp
-from .schemas import ErrorSchema, HealthSchema
+from .response_schemas import ErrorSchema, HealthSchema
 
 
 class SquaresApi(Api):
@@ -92,10 +93,15 @@ def _document_health(app: Flask, api: Api) -> None:
         }})
 
 
+def _name_parameter(_converter: NameConverter) -> dict[str, Any]:
+    return {"type": "string", "minLength": 1, "maxLength": NAME_MAX_IN_PATH}
+
+
 def init_app(app: Flask) -> None:
     for key, value in API_CONFIG.items():
         app.config.setdefault(key, value)
     api = SquaresApi(app)
+    api.register_converter(NameConverter, _name_parameter)
     api.register_blueprint(blp)
     _document_health(app, api)
     app.extensions["squares_api"] = api

@@ -17,7 +17,6 @@ from ..protocol.event_json import event_view
 from ..protocol.headers import no_store
 from ..protocol.paths import ascii_int
 from ..services import MoveResult
-from . import schemas as s
 from .blueprint import (
     TOKEN_DOC,
     bearer_token,
@@ -27,6 +26,22 @@ from .blueprint import (
     error_responses,
 )
 from .errors import api_error
+from .request_schemas import (
+    EventsQuerySchema,
+    LineSchema,
+    ListGamesQuerySchema,
+    NewGameSchema,
+    VersionSchema,
+)
+from .response_schemas import (
+    CreatedSchema,
+    EventListSchema,
+    GameListSchema,
+    GameSchema,
+    HintSchema,
+    MoveResultSchema,
+    ReplaySchema,
+)
 from .views import (
     hint_view,
     invite_view,
@@ -42,8 +57,8 @@ def _move_response(result: MoveResult) -> Response:
 
 
 @blp.route("/games", methods=["POST"])
-@blp.arguments(s.NewGameSchema())
-@blp.response(201, s.CreatedSchema)
+@blp.arguments(NewGameSchema())
+@blp.response(201, CreatedSchema)
 @error_responses(400, 422, 429)
 @no_store
 def create_game(body: dict[str, Any]) -> Response:
@@ -63,13 +78,13 @@ def create_game(body: dict[str, Any]) -> Response:
 
 
 @blp.route("/games", methods=["GET"])
-@blp.arguments(s.ListGamesQuerySchema(), location="query")
-@blp.response(200, s.GameListSchema)
+@blp.arguments(ListGamesQuerySchema(), location="query")
+@blp.response(200, GameListSchema)
 @error_responses(400)
 def list_games(query: dict[str, Any]) -> Response:
-    """Games, newest first; filter by status (active|finished|abandoned) or a player's
-    name. ``active`` leaves out the games past their time, even before the sweep
-    wrote their abandonment."""
+    """Games, newest first; filter by status (active|finished|abandoned|aborted; a
+    resigned game is finished) or a player's name. ``active`` leaves out the games
+    past their time, even before the sweep wrote their abandonment."""
     services = current_services()
     games, total = services.queries.list_games(**query)
     accuracies = services.reviews.accuracies(g.game_id for g in games)
@@ -79,7 +94,7 @@ def list_games(query: dict[str, Any]) -> Response:
 
 
 @blp.route("/games/<game_id>", methods=["GET"])
-@blp.response(200, s.GameSchema)
+@blp.response(200, GameSchema)
 @error_responses(GameNotFound)
 def get_game(game_id: str) -> Response:
     """The current state (board, scores, legal actions) and the game's summary."""
@@ -88,8 +103,8 @@ def get_game(game_id: str) -> Response:
 
 
 @blp.route("/games/<game_id>/lines", methods=["POST"])
-@blp.arguments(s.LineSchema())
-@blp.response(200, s.MoveResultSchema)
+@blp.arguments(LineSchema())
+@blp.response(200, MoveResultSchema)
 @blp.doc(**TOKEN_DOC)
 @error_responses(400, 401, 403, 404, 409, 422)
 def place_line(body: dict[str, Any], game_id: str) -> Response:
@@ -100,8 +115,8 @@ def place_line(body: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/games/<game_id>/advance", methods=["POST"])
-@blp.arguments(s.VersionSchema(), required=False)
-@blp.response(200, s.MoveResultSchema)
+@blp.arguments(VersionSchema(), required=False)
+@blp.response(200, MoveResultSchema)
 @blp.doc(**TOKEN_DOC)
 @error_responses(400, 401, 403, 404, 409)
 def advance(body: dict[str, Any], game_id: str) -> Response:
@@ -112,7 +127,7 @@ def advance(body: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/games/<game_id>/computer-turn", methods=["POST"])
-@blp.response(200, s.MoveResultSchema)
+@blp.response(200, MoveResultSchema)
 @blp.doc(**TOKEN_DOC)
 @error_responses(401, 403, 404, 409)
 def computer_turn(game_id: str) -> Response:
@@ -122,9 +137,38 @@ def computer_turn(game_id: str) -> Response:
     return _move_response(current_services().play.play_computer_turn(game_id, bearer_token()))
 
 
+@blp.route("/games/<game_id>/resign", methods=["POST"])
+@blp.response(200, MoveResultSchema)
+@blp.doc(**TOKEN_DOC)
+@error_responses(401, 403, 404, 409)
+def resign(game_id: str) -> Response:
+    """Give the game up: the token's human seat (on one screen: the seat to move)
+    resigns at any stage, on either seat's turn, and the other seat wins
+    (``game_resigned``, then ``game_over``; a ranked game's ``seed_revealed``). A
+    resigned game enters no high score table. 409 ``game_over`` once the game has
+    ended, ``waiting_for_opponent`` while an online game's friend has not joined
+    (abort it instead), ``not_a_human`` for computer against computer."""
+    game_id = checked_game_id(game_id)
+    return _move_response(current_services().play.resign(game_id, bearer_token()))
+
+
+@blp.route("/games/<game_id>/abort", methods=["POST"])
+@blp.response(200, MoveResultSchema)
+@blp.doc(**TOKEN_DOC)
+@error_responses(401, 403, 404, 409)
+def abort(game_id: str) -> Response:
+    """Call an online game off before both seats have moved: no winner, no result,
+    no table (``game_aborted``; a ranked game's ``seed_revealed``). Either seat's
+    token may: the creator's, or the friend's once claimed. 409 ``abort_too_late``
+    once both have moved (resign instead), ``abort_online_only`` against the
+    computer or on one screen, ``game_over`` once the game has ended."""
+    game_id = checked_game_id(game_id)
+    return _move_response(current_services().play.abort(game_id, bearer_token()))
+
+
 @blp.route("/games/<game_id>/events", methods=["GET"])
-@blp.arguments(s.EventsQuerySchema(), location="query")
-@blp.response(200, s.EventListSchema)
+@blp.arguments(EventsQuerySchema(), location="query")
+@blp.response(200, EventListSchema)
 @error_responses(400, GameNotFound)
 def events(query: dict[str, Any], game_id: str) -> Response:
     """The event stream after position `after`, for replays and live viewers.
@@ -142,7 +186,7 @@ def events(query: dict[str, Any], game_id: str) -> Response:
 # here, not a route that does not exist. A negative step is a number out of range.
 @blp.route("/games/<game_id>/replay/<step>", methods=["GET"], parameters=[
     {"in": "path", "name": "step", "required": True, "schema": {"type": "integer"}}])
-@blp.response(200, s.ReplaySchema)
+@blp.response(200, ReplaySchema)
 @error_responses("invalid_request", GameNotFound, StepOutOfRange)
 def replay(game_id: str, step: str) -> Response:
     """The state after the first `step` events (1 = the game as created)."""
@@ -156,7 +200,7 @@ def replay(game_id: str, step: str) -> Response:
 
 
 @blp.route("/games/<game_id>/hint", methods=["GET"])
-@blp.response(200, s.HintSchema)
+@blp.response(200, HintSchema)
 @blp.doc(**TOKEN_DOC)
 @error_responses(401, 403, 404, 409)
 def hint(game_id: str) -> Response:

@@ -1,4 +1,4 @@
-"""JSON views of the domain: plain dicts shaped as `schemas` documents them.
+"""JSON views of the domain: plain dicts shaped as `response_schemas` documents them.
 
 The views are built by hand rather than dumped through marshmallow: a state
 on the default field holds hundreds of lines and this is the hot path of every
@@ -15,7 +15,7 @@ from flask import current_app, url_for
 from ..domain.commands import Advance, PlaceLine
 from ..domain.events import SEAT_LETTERS
 from ..domain.ranking import table_of
-from ..domain.rules import legal_actions
+from ..domain.rules import abortable, legal_actions
 from ..domain.state import GameState, TurnRecord
 from ..ops import settings
 from ..protocol.event_json import event_data, timestamp
@@ -54,6 +54,9 @@ def state_view(game_id: str, state: GameState) -> dict[str, Any]:
         "over": state.over,
         "winner": state.winner,
         "abandoned": state.abandoned,
+        "resigned": state.resigned,
+        "aborted": state.aborted,
+        "abortable": abortable(state),
         "scores": list(state.scores),
         "squares": list(state.squares),
         "penalties": list(state.penalties),

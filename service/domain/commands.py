@@ -100,4 +100,19 @@ class Abandon:
     reason: str
 
 
-Command = PlaceLine | Advance | Explain | ClaimSeat | Abandon | UseHint
+@dataclass(frozen=True)
+class Resign:
+    """A human seat gives the game up, at any stage and on either seat's turn (the
+    service picks the seat from the token: `PlayService.resign`)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Abort:
+    """A seat of an online game calls it off before both seats have moved."""
+
+    seat: int
+
+
+Command = PlaceLine | Advance | Explain | ClaimSeat | Abandon | UseHint | Resign | Abort

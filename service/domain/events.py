@@ -1,26 +1,21 @@
 """Immutable events: one dataclass per fact (RULES V1).
 
 Every event has a stable ``TYPE`` name and a schema ``VERSION``. ``to_dict`` gives
-a JSON-safe dict ``{"type", "v", "data"}``; ``event_from_dict`` reverses it,
-upcasting older versions through ``UPCASTERS`` first, and with ``strict=True``
-(imports, `verify`) also checks every field's JSON type against the dataclass
-(a JSON ``true`` is not an integer). Events carry no clock times: the same seed and
-the same commands give byte-identical events.
+a JSON-safe dict ``{"type", "v", "data"}`` and ``from_data`` builds an event of its
+``data``; reading a dict from storage or from outside, older versions upcast
+(`upcasters`), is the codec's (`event_codec`). Events carry no clock times: the same
+seed and the same commands give byte-identical events.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-import types
-import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
 from .random_lines import RULES_EDITION
-from .seeds import commitment
 
 Point = tuple[int, int]
 OwnedSquare = tuple[int, int, str]  # x, y, owner letter (P, C or :)
@@ -47,8 +42,8 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"type", "v", "data"}``; ``data`` is ``dataclasses.asdict`` made JSON-safe
-        (tuples become lists), built directly: `_plain` gives the same dicts."""
-        return {"type": self.TYPE, "v": self.VERSION, "data": _plain(self)}
+        (tuples become lists), built directly: `plain` gives the same dicts."""
+        return {"type": self.TYPE, "v": self.VERSION, "data": plain(self)}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Event:
@@ -168,8 +163,8 @@ class HintUsed(Event):
 
 @dataclass(frozen=True, slots=True)
 class SeedRevealed(Event):
-    """A ranked game's secret seed, revealed when the game ends (game over or
-    abandoned): anyone can check it against ``seed_commitment`` and re-derive every
+    """A ranked game's secret seed, revealed when the game ends (game over, resigned,
+    abandoned or aborted): anyone can check it against ``seed_commitment`` and re-derive every
     random outcome of the game."""
 
     TYPE: ClassVar[str] = "seed_revealed"
@@ -194,6 +189,25 @@ class GameAbandoned(Event):
 
     TYPE: ClassVar[str] = "game_abandoned"
     reason: str  # "idle" | "invite_expired"
+
+
+@dataclass(frozen=True, slots=True)
+class GameResigned(Event):
+    """A human seat gave the game up (`rules`): ``game_over`` follows at once, the
+    other seat the winner, with the scores as they stood. A resigned game enters no
+    high score table (`ranking`): its scores are not a finished game's."""
+
+    TYPE: ClassVar[str] = "game_resigned"
+    seat: int  # who resigned
+
+
+@dataclass(frozen=True, slots=True)
+class GameAborted(Event):
+    """An online game called off by one of its players before both seats moved: it
+    ends with no winner and no result, like an abandoned game, and enters no table."""
+
+    TYPE: ClassVar[str] = "game_aborted"
+    seat: int  # whose token aborted it
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,91 +244,10 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GameAbandoned,
         SeedRevealed,
         HintUsed,
+        GameResigned,
+        GameAborted,
     )
 }
-
-def _line_placed_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
-    """v1 said *whether* the line cost RULES T2's penalty; v2 says how many points."""
-    penalty = data["penalty"]
-    if type(penalty) is not bool:
-        raise EventFormatError(f"line_placed v1: penalty {penalty!r} is not a boolean")
-    return {**data, "penalty": 5 if penalty else 0}
-
-
-def _game_created_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
-    """v1 stored its integer seed in the open: a ranked game whose seed is public from
-    the start, the creator's seat first, hints on (as games were then)."""
-    seed = data["seed"]
-    if type(seed) is not int:
-        raise EventFormatError(f"game_created v1: seed {seed!r} is not an integer")
-    text = str(seed)
-    return {**data, "seed": text, "seed_commitment": commitment(text), "ranked": True,
-            "first_seat": 1, "hints": True}
-
-
-def _game_created_v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
-    """Games before version 3 were played by the first edition of the rules."""
-    return {**data, "rules_edition": 1}
-
-
-# (type, version) -> function turning that version's data into the next version's.
-UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
-    ("line_placed", 1): _line_placed_v1_to_v2,
-    ("game_created", 1): _game_created_v1_to_v2,
-    ("game_created", 2): _game_created_v2_to_v3,
-}
-# The fields each upcaster adds. A stream from outside (strict decoding) may not carry
-# them at that version: an event is exactly of the version it names, and an upcaster
-# never overwrites what a stream says (a v2 game_created with a rules_edition is no
-# v2 game_created).
-UPCASTER_ADDS: dict[tuple[str, int], frozenset[str]] = {
-    ("line_placed", 1): frozenset(),
-    ("game_created", 1): frozenset({"seed_commitment", "ranked", "first_seat", "hints"}),
-    ("game_created", 2): frozenset({"rules_edition"}),
-}
-
-
-def event_from_dict(raw: dict[str, Any], *, strict: bool = False) -> Event:
-    """The event of a ``{"type", "v", "data"}`` dict, upcast to the current version.
-
-    ``strict`` also checks each field's JSON type (for data from outside: imports,
-    and `verify` of what is stored); `EventFormatError` on anything off.
-    """
-    try:
-        cls = EVENT_TYPES[raw["type"]]
-        version = int(raw.get("v", 1))
-        data = dict(raw["data"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise EventFormatError(f"not an event: {exc!r}") from exc
-    if not 1 <= version <= cls.VERSION:
-        raise EventFormatError(f"{cls.TYPE} v{version} is no version of this event "
-                               f"(1 to {cls.VERSION})")
-    while version < cls.VERSION:
-        upcast = UPCASTERS[(cls.TYPE, version)]
-        later = set(data) & UPCASTER_ADDS[(cls.TYPE, version)]
-        if strict and later:
-            raise EventFormatError(f"{cls.TYPE} v{version} has no {', '.join(sorted(later))}")
-        data = upcast(data)
-        version += 1
-    try:
-        event = cls.from_data(data)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise EventFormatError(f"malformed {cls.TYPE}: {exc!r}") from exc
-    if strict:
-        if set(data) != set(_field_names(cls)):
-            raise EventFormatError(f"malformed {cls.TYPE}: fields {sorted(data)}")
-        for name, hint in _field_hints(cls):
-            if not _conforms(getattr(event, name), hint):
-                raise EventFormatError(
-                    f"malformed {cls.TYPE}: {name} = {_plain(getattr(event, name))!r} "
-                    "is of the wrong type"
-                )
-    return event
-
-
-def event_to_json(event: Event) -> str:
-    """Canonical JSON text of an event (sorted keys, no spaces)."""
-    return json.dumps(event.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 _SCALARS = frozenset((int, str, bool, float, type(None)))
@@ -324,52 +257,20 @@ def _field_names_of(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
 
 
-# The memos below are declared as functions of a class: mypy would take an event
+# The memo below is declared as a function of a class: mypy would take an event
 # class for unhashable when checking the cache's argument (python/mypy#20409).
-_field_names: Callable[[type], tuple[str, ...]] = cache(_field_names_of)
+field_names: Callable[[type], tuple[str, ...]] = cache(_field_names_of)
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     """What ``dataclasses.asdict`` gives for an event, with tuples as lists (JSON-safe),
     built without its deep copies. Events hold scalars, tuples and dataclasses only."""
     kind = type(value)
     if kind in _SCALARS:
         return value
     if kind is tuple or kind is list:
-        return [v if type(v) in _SCALARS else _plain(v) for v in value]
-    return {name: _plain(getattr(value, name)) for name in _field_names(kind)}
-
-
-def _field_hints_of(cls: type) -> tuple[tuple[str, Any], ...]:
-    hints = typing.get_type_hints(cls)
-    return tuple((name, hints[name]) for name in _field_names(cls))
-
-
-_field_hints: Callable[[type], tuple[tuple[str, Any], ...]] = cache(_field_hints_of)
-
-
-def _conforms(value: Any, hint: Any) -> bool:
-    """Whether `value` is exactly of type `hint` (``bool`` is no ``int`` here)."""
-    if hint is Any:
-        return True
-    if hint in (int, str, bool):
-        return type(value) is hint
-    if hint is type(None):
-        return value is None
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        return any(_conforms(value, a) for a in args)
-    if origin is tuple:
-        if type(value) is not tuple:
-            return False
-        if len(args) == 2 and args[1] is Ellipsis:
-            return all(_conforms(v, args[0]) for v in value)
-        return len(value) == len(args) and all(map(_conforms, value, args))
-    if dataclasses.is_dataclass(hint):
-        return type(value) is hint and all(
-            _conforms(getattr(value, name), h) for name, h in _field_hints(hint)
-        )
-    return isinstance(value, hint)
+        return [v if type(v) in _SCALARS else plain(v) for v in value]
+    return {name: plain(getattr(value, name)) for name in field_names(kind)}
 
 
 def _tuplify(value: Any) -> Any:

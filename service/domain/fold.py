@@ -21,8 +21,10 @@ from .events import (
     SEAT_LETTERS,
     Event,
     GameAbandoned,
+    GameAborted,
     GameCreated,
     GameOver,
+    GameResigned,
     HighScoresEntered,
     HintUsed,
     LinePlaced,
@@ -125,6 +127,8 @@ def apply_in_place(state: GameState, event: Event) -> None:
     """Apply `event` to `state` itself. Only for private scratch copies."""
     if state.over and not isinstance(event, HighScoresEntered | SeedRevealed):
         raise CorruptStream(f"{event.TYPE} after game_over")
+    if state.resigned is not None and not state.over and not isinstance(event, GameOver):
+        raise CorruptStream(f"{event.TYPE} after game_resigned, before its game_over")
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise CorruptStream(f"unexpected event {event.TYPE} at version {state.version}")
@@ -135,6 +139,7 @@ def apply_in_place(state: GameState, event: Event) -> None:
 def _on_line_placed(state: GameState, e: LinePlaced) -> None:
     if e.seat != state.turn or e.stage != state.stage or e.stage == 3:
         raise CorruptStream(f"line by seat {e.seat} in stage {e.stage} out of turn")
+    state.moved[e.seat - 1] = True
     formed = _draw(state, _empty_slot(state, e.x, e.y), e.seat)
     if sorted(formed) != sorted((x, y) for x, y, _ in e.squares):
         raise CorruptStream(f"line ({e.x}, {e.y}) forms {formed}, event says {e.squares}")
@@ -162,6 +167,8 @@ def _on_stage_advanced(state: GameState, e: StageAdvanced) -> None:
         raise CorruptStream(f"stage {state.stage} cannot advance to {e.stage}")
     if state.stage == 3 and len(state.last_pieces) != len(state.piece_sizes):
         raise CorruptStream(f"the turn ends after {len(state.last_pieces)} of its random pieces")
+    if e.reason == "player":  # an irregular square's advance is its line's
+        state.moved[e.seat - 1] = True
     state.stage = e.stage
     if e.stage == 1:  # a new turn
         state.last_turn = state.current_turn
@@ -210,7 +217,11 @@ def _on_seat_claimed(state: GameState, e: SeatClaimed) -> None:
 
 
 def _on_game_over(state: GameState, e: GameOver) -> None:
-    if state.empty_slots:
+    if state.resigned is not None:
+        if e.winner != 3 - state.resigned:
+            raise CorruptStream(f"seat {state.resigned} resigned, yet seat {e.winner} "
+                                "is not the winner")
+    elif state.empty_slots:
         raise CorruptStream(f"game_over with {state.empty_slots} empty slots")
     if list(e.scores) != state.scores or list(e.squares) != state.squares:
         raise CorruptStream("game_over scores differ from the folded scores")
@@ -219,8 +230,10 @@ def _on_game_over(state: GameState, e: GameOver) -> None:
 
 
 def _on_high_scores_entered(state: GameState, e: HighScoresEntered) -> None:
-    if not state.over or state.high_scores_entered or state.abandoned is not None:
-        raise CorruptStream("high scores are entered once, after game_over")
+    if not state.over or state.high_scores_entered or state.no_result \
+            or state.resigned is not None:
+        raise CorruptStream("high scores are entered once, after the game_over of a "
+                            "game played to its end")
     state.high_scores_entered = True
 
 
@@ -248,6 +261,23 @@ def _on_game_abandoned(state: GameState, e: GameAbandoned) -> None:
     state.abandoned = e.reason
 
 
+def _on_game_resigned(state: GameState, e: GameResigned) -> None:
+    if e.seat not in SEAT_LETTERS or state.open_seat is not None:
+        raise CorruptStream(f"seat {e.seat} cannot resign: no game between two seats")
+    if state.seat_info(e.seat).kind != "human":
+        raise CorruptStream(f"seat {e.seat} is no human to resign")
+    state.resigned = e.seat
+
+
+def _on_game_aborted(state: GameState, e: GameAborted) -> None:
+    if state.game.mode != "online" or e.seat not in SEAT_LETTERS or all(state.moved):
+        raise CorruptStream("only an online game is aborted, before both seats moved")
+    if e.seat == state.open_seat:
+        raise CorruptStream(f"seat {e.seat} is open: nobody in it can abort")
+    state.over = True
+    state.aborted = e.seat
+
+
 # Each handler takes the event class it is filed under (hence ``Any``: the key is the type).
 _HANDLERS: dict[type[Event], Callable[[GameState, Any], None]] = {
     LinePlaced: _on_line_placed,
@@ -260,6 +290,8 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], None]] = {
     GameAbandoned: _on_game_abandoned,
     SeedRevealed: _on_seed_revealed,
     HintUsed: _on_hint_used,
+    GameResigned: _on_game_resigned,
+    GameAborted: _on_game_aborted,
 }
 
 

@@ -113,8 +113,13 @@ def render_status(state: GameState) -> str:
         why = "an expired invitation" if state.abandoned == "invite_expired" else "idle"
         lines.append(f"Abandoned ({why}): {first.name} {state.scores[0]}, "
                      f"{second.name} {state.scores[1]} - no result")
+    elif state.aborted is not None:
+        lines.append(f"Aborted by {state.seat_info(state.aborted).name}: {first.name} "
+                     f"{state.scores[0]}, {second.name} {state.scores[1]} - no result")
     elif state.over:
         outcome = "draw" if state.winner == 0 else f"{state.seat_info(state.winner or 1).name} wins"
+        if state.resigned is not None:
+            outcome = f"{state.seat_info(state.resigned).name} resigned, {outcome}"
         lines.append(f"Game over: {first.name} {state.scores[0]}, {second.name} {state.scores[1]} - {outcome}")
     return "\n".join(lines)
 

@@ -10,29 +10,37 @@ ranked game still running; it must match the commitment in the first event.
 
 from __future__ import annotations
 
+import dataclasses
+
 from .commands import (
     Abandon,
+    Abort,
     Advance,
     ClaimSeat,
     Command,
     Explain,
     NewGame,
     PlaceLine,
+    Resign,
     RuleViolation,
     UseHint,
 )
 from .events import (
     Event,
     GameAbandoned,
+    GameAborted,
     GameCreated,
+    GameResigned,
     HintUsed,
     LinePlaced,
     MoveExplained,
+    Seat,
     SeatClaimed,
     SeedRevealed,
     StageAdvanced,
 )
 from .fold import apply_in_place, fold
+from .names import check_stored_name, clean_name
 from .rules import decide
 from .seeds import commitment
 from .start import start_game
@@ -46,9 +54,10 @@ def replay_check(events: list[Event], *, partial_tail: bool = False,
 
     The first event is re-created from its seed and settings (the initial lines,
     who moves first); each player command (a line, an advance, the computer's
-    explanation) is re-decided, and every event it causes must follow it unchanged:
-    the random pieces (shape, offset, tries, skip, drawn with `game_rng` exactly as
-    `decide` draws them), game over, the seed's reveal and the high score entries.
+    explanation, a resignation, an abort) is re-decided, and every event it causes
+    must follow it unchanged: the random pieces (shape, offset, tries, skip, drawn
+    with `game_rng` exactly as `decide` draws them), game over, the seed's reveal and
+    the high score entries.
     Raises `CorruptStream` naming the 1-based position of the first event that
     differs, and when no seed is known (an unfinished ranked game without
     `secret_seed`: its random outcomes cannot be checked by anyone but its server).
@@ -73,6 +82,8 @@ def replay_check(events: list[Event], *, partial_tail: bool = False,
                 f"event {i + 1}: {events[i].TYPE} without the command that causes it"
             )
         expected = _redecide(state, command, i + 1)
+        if isinstance(events[i], SeatClaimed):
+            expected = [_with_stored_name(e, events[i]) for e in expected]
         _expect(events, i, expected, partial_tail)
         for offset, event in enumerate(expected):
             try:
@@ -101,16 +112,42 @@ def _known_seed(events: list[Event], secret_seed: str | None) -> str:
     return seeds[0][1]
 
 
+# A name that today's rules for a new name take as it is: what a stored name that
+# those rules would shape otherwise is re-decided with (`_entry_name`).
+STAND_IN_NAME = "x"
+
+
+def _entry_name(stored: str) -> str:
+    """The name to re-decide a stored name's command with. Names are judged by the
+    rules of their time: a stored name must meet the rules every stored name has met
+    (`check_stored_name`); a later rule for new names (single spaces, no blank
+    letters) would refuse or reshape a name it accepted then, so such a name is
+    re-decided as a stand-in and its events get the stored name back."""
+    if not stored:
+        return stored  # an online game's open seat
+    try:
+        check_stored_name(stored)
+    except RuleViolation as exc:
+        raise CorruptStream(f"a stored name breaks a rule: {exc.code}") from exc
+    try:
+        return stored if clean_name(stored) == stored else STAND_IN_NAME
+    except RuleViolation:
+        return STAND_IN_NAME
+
+
 def _recreate(created: GameCreated, seed: str) -> list[Event]:
-    """The game_created event that `start_game` makes of this one's settings."""
+    """The game_created event that `start_game` makes of this one's settings, with
+    its stored seat names (`_entry_name`)."""
     first, second = created.seats
     creator_seat = 2 if created.mode == "online" and not first.name else 1  # a rematch
+    names = {seat.name: _entry_name(seat.name) if seat.kind == "human" else seat.name
+             for seat in created.seats}
     command = NewGame(
-        seed=seed, player_name=(second if creator_seat == 2 else first).name,
+        seed=seed, player_name=names[(second if creator_seat == 2 else first).name],
         difficulty=(first.level if created.mode == "computer_vs_computer" else second.level)
         or created.difficulty,
         mode=created.mode, height=created.height, width=created.width,
-        second_name=second.name if created.mode == "two_players" else None,
+        second_name=names[second.name] if created.mode == "two_players" else None,
         second_level=second.level if created.mode == "computer_vs_computer" else None,
         ranked=created.ranked, hints=created.hints, rules_edition=created.rules_edition,
         committed=not created.before_commitments,  # then re-created by the rules of then
@@ -120,7 +157,16 @@ def _recreate(created: GameCreated, seed: str) -> list[Event]:
         (recreated,) = start_game(command)
     except RuleViolation as exc:
         raise CorruptStream(f"event 1 breaks a rule: {exc.code}") from exc
-    return [recreated]
+    assert isinstance(recreated, GameCreated)
+    if len(created.seats) != 2:
+        return [recreated]  # differs anyway: `_expect` says where
+    return [dataclasses.replace(recreated, seats=(_stored_name(recreated.seats[0], first),
+                                                  _stored_name(recreated.seats[1], second)))]
+
+
+def _stored_name(made: Seat, stored: Seat) -> Seat:
+    """A re-created human seat with its stored name (`_entry_name`)."""
+    return dataclasses.replace(made, name=stored.name) if made.kind == "human" else made
 
 
 def _expect(events: list[Event], at: int, expected: list[Event], partial_tail: bool) -> None:
@@ -152,12 +198,16 @@ def _command_behind(event: Event) -> Command | None:
     if isinstance(event, StageAdvanced) and event.reason == "player":
         return Advance(event.seat)
     if isinstance(event, SeatClaimed):
-        return ClaimSeat(event.seat, event.name)
+        return ClaimSeat(event.seat, _entry_name(event.name))
     if isinstance(event, HintUsed):
         return UseHint(event.seat)
     if isinstance(event, GameAbandoned):
         # the rules check the state; the clock that made it due is not in the stream
         return Abandon(event.reason)
+    if isinstance(event, GameResigned):
+        return Resign(event.seat)
+    if isinstance(event, GameAborted):
+        return Abort(event.seat)
     if isinstance(event, MoveExplained):
         return Explain(
             event.seat,
@@ -171,6 +221,14 @@ def _command_behind(event: Event) -> Command | None:
             event.reason,
         )
     return None
+
+
+def _with_stored_name(event: Event, stored: Event) -> Event:
+    """A re-decided seat claim with the stored claim's name (`_entry_name`)."""
+    if isinstance(event, SeatClaimed) and isinstance(stored, SeatClaimed) \
+            and event.seat == stored.seat:
+        return dataclasses.replace(event, name=stored.name)
+    return event
 
 
 def _redecide(state: GameState, command: Command, position: int) -> list[Event]:

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from . import pieces
 from .commands import (
     Abandon,
+    Abort,
     Advance,
     ClaimSeat,
     Command,
     Explain,
     PlaceLine,
+    Resign,
     RuleViolation,
     UseHint,
 )
@@ -26,7 +28,9 @@ from .events import (
     SEAT_LETTERS,
     Event,
     GameAbandoned,
+    GameAborted,
     GameOver,
+    GameResigned,
     HighScoresEntered,
     HintUsed,
     LinePlaced,
@@ -72,6 +76,8 @@ def check_playable(state: GameState) -> None:
     """Raise unless the game goes on: ``game_abandoned`` or ``game_over``."""
     if state.abandoned is not None:
         raise abandoned_violation(state.abandoned)
+    if state.aborted is not None:
+        raise RuleViolation("game_over", "the game is over: it was aborted")
     if state.over:
         raise RuleViolation("game_over", "the game is over")
 
@@ -83,9 +89,13 @@ def decide(state: GameState, command: Command) -> list[Event]:
         return _abandon(state, command)
     if isinstance(command, ClaimSeat):
         return _claim_seat(state, command)
+    if isinstance(command, Abort):
+        return _abort(state, command)
     if state.open_seat is not None:
         raise RuleViolation("waiting_for_opponent",
                             "the game starts when the invited friend joins")
+    if isinstance(command, Resign):  # on either seat's turn
+        return _resign(state, command)
     if command.seat != state.turn:
         raise RuleViolation(
             "not_your_turn",
@@ -114,6 +124,37 @@ def _abandon(state: GameState, command: Abandon) -> list[Event]:
     if command.reason == "invite_expired" and state.open_seat is None:
         raise RuleViolation("not_waiting", "this game waits for no invited friend")
     return [GameAbandoned(command.reason), *_reveal(state)]
+
+
+def _resign(state: GameState, command: Resign) -> list[Event]:
+    """A human seat gives up: the other seat wins, whatever the scores, and the game
+    ends as it stands, revealing its seed. No high score entry: a resigned game's
+    scores are not a finished game's (`ranking.table_of`)."""
+    seat = command.seat
+    if seat not in SEAT_LETTERS:
+        raise RuleViolation("unknown_command", f"no seat {seat}")
+    if state.seat_info(seat).kind != "human":
+        raise RuleViolation("not_a_human", "only a human seat can resign")
+    scores, squares = state.scores, state.squares
+    return [GameResigned(seat),
+            GameOver((scores[0], scores[1]), (squares[0], squares[1]), state.ownerless,
+                     3 - seat),
+            *_reveal(state)]
+
+
+def _abort(state: GameState, command: Abort) -> list[Event]:
+    """An online game called off before both seats moved: no winner, no result, no
+    table. Against the computer or on one screen there is nobody to agree with: a
+    player resigns instead."""
+    if state.game.mode != "online":
+        raise RuleViolation("abort_online_only",
+                            "only an online game can be aborted: resign instead")
+    if command.seat not in SEAT_LETTERS or command.seat == state.open_seat:
+        raise RuleViolation("unknown_command", f"seat {command.seat} cannot abort")
+    if not abortable(state):
+        raise RuleViolation("abort_too_late",
+                            "both players have moved: the game can only be resigned now")
+    return [GameAborted(command.seat), *_reveal(state)]
 
 
 def _reveal(state: GameState) -> list[Event]:
@@ -173,7 +214,7 @@ def _place_line(batch: _Batch, command: PlaceLine) -> None:
         if not formed:
             raise RuleViolation(
                 "stage1_needs_square",
-                "in stage 1 every line must form a square",
+                "in stage 1 every line must close a square",
                 x=command.x,
                 y=command.y,
             )
@@ -305,6 +346,12 @@ def legal_actions(state: GameState) -> LegalActions:
     if state.stage2_line_placed:
         return LegalActions(state.turn, (), True)
     return LegalActions(state.turn, tuple(state.empty_slot_points()), False)
+
+
+def abortable(state: GameState) -> bool:
+    """Whether a seat of this game may abort it now (`Abort`): an online game that
+    goes on, before both seats have moved."""
+    return state.game.mode == "online" and not state.over and not all(state.moved)
 
 
 def _squaring_lines(state: GameState) -> tuple[Point, ...]:

@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .events import Event, event_to_json
+from .event_codec import event_to_json
+from .events import Event
 
 ALGORITHM = "HMAC-SHA256"
 LINE_TYPE = "signature"

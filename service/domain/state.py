@@ -78,12 +78,18 @@ class GameState:
     last_turn: TurnRecord | None = None
     last_pieces: list[PieceInserted] = field(default_factory=list)
     explanations: dict[int, MoveExplained] = field(default_factory=dict)
-    # The game has ended: a full board (game_over, `winner` set) or abandoned
-    # (game_abandoned: `abandoned` is its reason, `winner` stays None).
+    # The game has ended: a full board or a resignation (game_over, `winner` set),
+    # abandoned (game_abandoned: `abandoned` is its reason) or aborted (game_aborted:
+    # `aborted` is the seat that called it off); those two leave `winner` None.
     over: bool = False
     winner: int | None = None
     high_scores_entered: bool = False
     abandoned: str | None = None
+    resigned: int | None = None  # the seat that resigned (game_resigned)
+    aborted: int | None = None
+    # Which seats have made a move (a line or an advance): an online game may be
+    # aborted only before both have (`rules`).
+    moved: list[bool] = field(default_factory=lambda: [False, False])
     # A human seat asked for a hint (``hint_used``): no high score table (`ranking`);
     # `hinted_at` is the version it was asked at (the event is the next one).
     assisted: bool = False
@@ -130,6 +136,11 @@ class GameState:
         scores), so a client that asked one keeps the version it read."""
         return version == self.version or (
             self.hinted_at == version and self.version == version + 1)
+
+    @property
+    def no_result(self) -> bool:
+        """Whether the game ended without a result: abandoned or aborted."""
+        return self.abandoned is not None or self.aborted is not None
 
     # -- reading the board -------------------------------------------------
     @property
@@ -216,6 +227,9 @@ class GameState:
             winner=self.winner,
             high_scores_entered=self.high_scores_entered,
             abandoned=self.abandoned,
+            resigned=self.resigned,
+            aborted=self.aborted,
+            moved=list(self.moved),
             assisted=self.assisted,
             hinted_at=self.hinted_at,
             revealed_seed=self.revealed_seed,

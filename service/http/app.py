@@ -13,6 +13,7 @@ from ..api.errors import api_error
 from ..ops import lifecycle, logs, sweeper
 from ..ops.settings import EXTENSION, Settings
 from ..protocol import request_ids
+from ..protocol.name_paths import CONVERTER, NameConverter
 from ..services import Services
 from . import errors, hooks, limits
 from .json import FastJSON
@@ -65,6 +66,8 @@ def create_app(config: dict[str, Any] | None = None, *,
             return api_error("not_ready", problem)
         return jsonify(status="ok")
 
+    # a player's name in a path, for the API's rules and the pages' (`name_paths`)
+    app.url_map.converters[CONVERTER] = NameConverter
     openapi.init_app(app)
     errors.register(app)  # after flask-smorest's handlers, which they replace
     app.register_blueprint(web.bp)

@@ -8,8 +8,8 @@ that every process shares (`limits.strategies.FixedWindowRateLimiter`). Each app
 - ``SQUARES_LIMIT_CREATE`` (default ``30 per minute``): ``POST /api/games``, claims,
   invite checks and rematches
 - ``SQUARES_LIMIT_HINT`` (default ``60 per minute``): ``GET /api/games/{id}/hint``
-- ``SQUARES_LIMIT_MOVE`` (default ``300 per minute``): lines, advances and computer
-  turns together
+- ``SQUARES_LIMIT_MOVE`` (default ``300 per minute``): lines, advances, computer
+  turns, resignations and aborts together
 - ``SQUARES_RATELIMIT_STORAGE_URI`` (default ``memory://``): where the counts live.
   In memory each server process counts on its own, so with N app server workers
   a client may get up to N times a limit; ``redis://host:6379[/db]`` (the Redis client
@@ -58,6 +58,8 @@ LIMITED_ENDPOINTS = {
     "api.place_line": "move",
     "api.advance": "move",
     "api.computer_turn": "move",
+    "api.resign": "move",
+    "api.abort": "move",
 }
 FIRST_RETRY_S = 1.0
 MAX_RETRY_S = 32.0

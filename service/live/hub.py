@@ -196,5 +196,7 @@ def _chain_signal(signum: int, first: Callable[[], None]) -> None:
             signal.signal(sig, signal.SIG_DFL)
             signal.raise_signal(sig)
 
+    # marks the handler as ours (see above); a function takes attributes, which the
+    # type of a function does not declare
     handler.runs_first = first  # type: ignore[attr-defined]
     signal.signal(signum, handler)

@@ -103,7 +103,8 @@ class _Reader:
 class RateLimitSettings:
     create: str = "30 per minute"  # SQUARES_LIMIT_CREATE: games created, seats claimed
     hint: str = "60 per minute"  # SQUARES_LIMIT_HINT
-    move: str = "300 per minute"  # SQUARES_LIMIT_MOVE: lines, advances, computer turns
+    move: str = "300 per minute"  # SQUARES_LIMIT_MOVE: lines, advances, computer turns,
+    # resignations and aborts
     storage_uri: str = "memory://"  # SQUARES_RATELIMIT_STORAGE_URI (redis://: shared)
     enabled: bool = True  # SQUARES_RATELIMIT_ENABLED
     fallback: bool = True  # SQUARES_RATELIMIT_FALLBACK: count in memory while it is down

@@ -6,9 +6,10 @@ It follows the events in global order (`store.positions`) from its checkpoint
 1. takes or renews the lease (another analyst holding it: wait); a step that
    records renews it too, so this writes only when half a lease has passed idle;
 2. reads the last position given, then the first event after the checkpoint and
-   up to that position that ends a game (game_over, game_abandoned). Every event
-   up to the last position given is committed (`store.positions`), so a step
-   that finds none moves the checkpoint there and skips nothing;
+   up to that position that ends a game (game_over, also a resignation's;
+   game_abandoned, game_aborted). Every event up to the last position given is
+   committed (`store.positions`), so a step that finds none moves the checkpoint
+   there and skips nothing;
 3. loads that game's events and reviews them (`domain.review`, within its work
    budget: about a second at most), outside any transaction (SQLite has one writer),
    renewing the lease meanwhile every third of a lease (`heartbeat`);
@@ -33,7 +34,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from enum import Enum
 
-from ..domain.events import Event, GameAbandoned, GameOver
+from ..domain.events import Event, GameAbandoned, GameAborted, GameOver
 from ..domain.review import ALGORITHM, Review, review_game
 from ..store import EventStore, StoredReview, utcnow
 from .heartbeat import Heartbeat
@@ -41,7 +42,7 @@ from .heartbeat import Heartbeat
 log = logging.getLogger(__name__)
 
 NAME = "analyst"
-ENDINGS = (GameOver.TYPE, GameAbandoned.TYPE)
+ENDINGS = (GameOver.TYPE, GameAbandoned.TYPE, GameAborted.TYPE)
 LEASE_S = 30.0
 POLL_S = 1.0
 FAILING_PAUSE_S = 30.0

@@ -39,6 +39,7 @@ SERVICE_ERRORS: dict[type[ServiceError], ErrorKind] = {
         (e.GameNotFound, 404, "no such game"),
         (e.StepOutOfRange, 404, "a replay step outside 1..version"),
         (e.HighScoreNotFound, 404, "no such high score"),
+        (e.PlayerNotFound, 404, "no game has a player of this name"),
         (e.VersionConflict, 409, "another move came first: expected_version is stale"),
         (e.NotComputerTurn, 409, "no computer seat is to move"),
         (e.NotOnline, 409, "the game has no invitation (not an online game)"),
@@ -61,7 +62,8 @@ _NEVER_VALID = ("out_of_field", "not_a_line_slot", "invalid_name", "invalid_leve
 _NOT_NOW = ("not_your_turn", "wrong_stage", "slot_taken", "stage1_needs_square",
             "stage2_line_done", "stage2_line_missing", "game_over", "game_abandoned",
             "waiting_for_opponent", "seat_taken", "not_waiting", "not_a_computer",
-            "name_confusable", "invalid_reason", "invalid_score", "not_a_human")
+            "name_confusable", "invalid_reason", "invalid_score", "not_a_human",
+            "abort_too_late", "abort_online_only")
 RULE_ERRORS: dict[str, ErrorKind] = {
     **{code: ErrorKind(code, 422, "a value no game accepts") for code in _NEVER_VALID},
     **{code: ErrorKind(code, 409, "a rule the game's state forbids now")

@@ -2,7 +2,7 @@
 
 Split by who needs them: `play` (the game page and the API's moves; new games and
 rematches from `creation`, invitations and claims from `online`), `queries`
-(reading games, replays, listings), `admin` (the CLI's data management),
+(reading games, replays, listings), `players` (a player's page), `admin` (the CLI's data management),
 `retention` (abandoning and pruning the games nobody finishes), `reviews` (the
 analyst's reviews of ended games). Each runs
 in units of work of the `store`; none touches a table or a connection, and none
@@ -25,6 +25,7 @@ from ..errors import (
     NoRematch,
     NotComputerTurn,
     NotOnline,
+    PlayerNotFound,
     RematchExists,
     ServiceError,
     StepOutOfRange,
@@ -38,6 +39,7 @@ from ..store import REQUEST, EventStore, GameSummary, HighScore, Patience, Store
 from .admin import AdminService
 from .base import OnCore, ServiceCore
 from .play import PlayService
+from .players import PlayerPage, PlayerService
 from .queries import QueryService
 from .results import (
     ClaimedSeat,
@@ -53,20 +55,20 @@ from .results import (
 )
 from .retention import RetentionService, Sweep
 from .reviews import Analysis, ReviewService
-from .streams import parse_stream
 
 
 class Services(OnCore):
     """Every use case on one store (`Services.from_url(url)` or `Services(store)`), by
-    who needs them: ``play``, ``queries``, ``admin``, ``retention``, ``reviews``, each
-    on the one `ServiceCore` they share (the store, the settings, the hint cache,
-    the clock)."""
+    who needs them: ``play``, ``queries``, ``players``, ``admin``, ``retention``,
+    ``reviews``, each on the one `ServiceCore` they share (the store, the settings,
+    the hint cache, the clock)."""
 
     def __init__(self, store: EventStore, settings: Settings | None = None, *,
                  core: ServiceCore | None = None) -> None:
         self.core = core if core is not None else ServiceCore(store, settings)
         self.play = PlayService(self.core)
         self.queries = QueryService(self.core)
+        self.players = PlayerService(self.core)
         self.admin = AdminService(self.core)
         self.retention = RetentionService(self.core)
         self.reviews = ReviewService(self.core)
@@ -103,6 +105,8 @@ __all__ = [
     "NotComputerTurn",
     "NoRematch",
     "NotOnline",
+    "PlayerNotFound",
+    "PlayerPage",
     "Problem",
     "Rematch",
     "RematchExists",
@@ -118,5 +122,4 @@ __all__ = [
     "TooManyGames",
     "VersionConflict",
     "Waiting",
-    "parse_stream",
 ]

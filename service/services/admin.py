@@ -10,26 +10,28 @@ from ..domain import signing
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, FieldSizeError, geometry
 from ..domain.commands import RuleViolation
 from ..domain.events import Event, EventFormatError, GameCreated
-from ..domain.fold import fold
-from ..domain.names import clean_name
-from ..domain.ranking import ARCHIVE, HERE, MAIN, SIGNED, TABLES
-from ..domain.state import CorruptStream
-from ..errors import GameExists, GameNotFound
-from ..store import HighScore, UnitOfWork
-from ..store.games import summary_of
-from . import security
-from .base import ServiceBase, computer_owes_a_turn
-from .export_keys import known_secrets, own_key_id, own_secret
-from .names import refuse_look_alike, refuse_look_alike_seats
-from .results import Problem, SignatureReport, Waiting
-from .streams import (
+from ..domain.export_format import (
     LineSource,
+    StreamRefused,
     check_stream,
     parse_signed,
     parse_signed_stream,
     stream_digest,
     to_jsonl,
 )
+from ..domain.fold import fold
+from ..domain.names import clean_name
+from ..domain.ranking import ARCHIVE, HERE, MAIN, SIGNED, TABLES
+from ..domain.state import CorruptStream
+from ..errors import GameExists, GameNotFound, InvalidStream
+from ..store import HighScore, UnitOfWork
+from ..store.games import summary_of
+from ..store.summaries import name_key_values
+from . import security
+from .base import ServiceBase, computer_owes_a_turn
+from .export_keys import known_secrets, own_key_id, own_secret
+from .names import refuse_look_alike, refuse_look_alike_seats
+from .results import Problem, SignatureReport, Waiting
 from .verify import signature_report, verify_game
 
 SCORE_LIMIT = 2**31  # the high_scores.score column is a 32-bit integer
@@ -100,8 +102,8 @@ class AdminService(ServiceBase):
         """Store an exported stream, a text or a binary file read line by line, as a
         game (read-only: nobody knows its token).
 
-        The stream is parsed strictly within `streams`' bounds and proved by
-        `streams.check_stream` (every random outcome re-derived from the seed); its
+        The stream is parsed strictly within `export_bounds` and proved by
+        `export_format.check_stream` (every random outcome re-derived from the seed); its
         human names pass the API's look-alike check (``name_confusable``); on any
         error nothing is written and `InvalidStream` names the 1-based line. The game's
         id is the stream's digest: the same stream a second time is refused
@@ -110,9 +112,12 @@ class AdminService(ServiceBase):
         trusted one the game keeps its table (RULES E1); otherwise it is an archive
         game, its entries ranked nowhere (`signature_reports` tells which).
         """
-        events, signature = (parse_signed_stream(stream) if isinstance(stream, str)
-                             else parse_signed(stream))
-        state = check_stream(events)
+        try:
+            events, signature = (parse_signed_stream(stream) if isinstance(stream, str)
+                                 else parse_signed(stream))
+            state = check_stream(events)
+        except StreamRefused as exc:
+            raise InvalidStream(exc.message, **exc.details) from exc
         verdict = signing.check(events, signature, known_secrets(self.settings))
         game_id = stream_digest(events)
         _, salt, token_hash = security.new_token_hash()
@@ -197,10 +202,10 @@ def _rebuild_one(uow: UnitOfWork, game_id: str, *, must_exist: bool) -> int:
     summary = summary_of(game_id, state, stored, HERE if row is None else row.summary.origin)
     if row is None:
         _, salt, token_hash = security.new_token_hash()
-        uow.games.add(summary, token_hash=token_hash, token_salt=salt,
-                      seed_commitment=state.game.seed_commitment)
+        uow.games.add(summary, name_keys=name_key_values(state), token_hash=token_hash,
+                      token_salt=salt, seed_commitment=state.game.seed_commitment)
     else:
-        uow.games.overwrite(summary)
+        uow.games.overwrite(summary, name_key_values(state))
     uow.snapshots.forget(game_id)
     return 1
 

@@ -160,13 +160,14 @@ class CreationService(OnlineService):
 
     def _expired(self, waiting: Invitation, rematch: StoredGame, state: GameState) -> bool:
         now = self.clock()
-        return waiting.expires_at <= now or state.abandoned is not None or abandon_reason(
+        return waiting.expires_at <= now or state.no_result or abandon_reason(
             state, last_event_at=rematch.summary.updated_at, now=now,
             abandon_after=self.abandon_after) is not None
 
     def _waiting_rematch(self, uow: UnitOfWork, game_id: str) -> Invitation | None:
         """The invitation of `game_id`'s rematch, unless it expired unclaimed (or its
-        game was abandoned so): then it makes way for a new one."""
+        game was abandoned so, or its creator aborted it): then it makes way for a new
+        one."""
         waiting = uow.invitations.rematch_of(game_id)
         if waiting is None or waiting.claimed_at is not None:
             return waiting

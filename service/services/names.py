@@ -1,6 +1,8 @@
-"""Player names against the high score table: a new name may not look like another
-name already in it (its UTS #39 skeleton, `domain.names.skeleton`, is that of a
-different name). The same name again is no conflict: a player plays on under it.
+"""Player names against the high score table: a new name may not be the same name as
+a different one already in it (equal `domain.names.name_key`s: the same letters
+whatever their case, accents, spacing or look-alikes; docs/rules.md, "Names that
+match"). The same name again, displayed the same, is no conflict: a player plays on
+under it.
 
 Checked where a name enters: a new game's human seats, a friend's claim of an online
 seat, an entry added by hand. The check reads the table in the caller's transaction,
@@ -14,7 +16,7 @@ from collections.abc import Sequence
 
 from ..domain.commands import RuleViolation
 from ..domain.events import Seat
-from ..domain.names import look_alike, skeleton
+from ..domain.names import look_alike, name_key
 from ..store import UnitOfWork
 
 # The fields of a new game's seat names, in seat order.
@@ -23,8 +25,9 @@ SEAT_FIELDS = ("player_name", "second_name")
 
 def refuse_look_alike(uow: UnitOfWork, name: str, field: str) -> None:
     """`RuleViolation` ``name_confusable`` when the table holds a different name
-    that looks like `name` (a name `clean_name` returned)."""
-    existing = look_alike(name, uow.high_scores.names_like(skeleton(name)))
+    that is the same name as `name` (a name `clean_name` returned): one found by its
+    stored key (``high_scores.name_skeleton``, `name_key` since migration 0014)."""
+    existing = look_alike(name, uow.high_scores.names_like(name_key(name)))
     if existing is not None:
         raise RuleViolation(
             "name_confusable",

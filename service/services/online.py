@@ -66,7 +66,7 @@ class OnlineService(ServiceBase):
         """What a claim of `game_id`'s invitation would meet, without claiming:
         ``open``, ``invite_invalid`` (a wrong `code`; not checked without one),
         ``invite_claimed``, ``invite_expired`` (its time is up, or its game was
-        abandoned) or ``not_online``. The join page says it before a name is given."""
+        abandoned or aborted) or ``not_online``. The join page says it before a name is given."""
         with self.store.unit_of_work(write=False) as uow:
             game, state = uow.state(game_id)
             invitation = uow.invitations.get(game_id)
@@ -76,10 +76,10 @@ class OnlineService(ServiceBase):
                 code, invitation.code_salt, invitation.code_hash)):
             return InviteInvalid.code
         if invitation.claimed_at is not None or (state.open_seat is None
-                                                 and state.abandoned is None):
+                                                 and not state.no_result):
             return InviteClaimed.code
         now = self.clock()
-        if invitation.expires_at <= now or state.abandoned is not None or abandon_reason(
+        if invitation.expires_at <= now or state.no_result or abandon_reason(
                 state, last_event_at=game.summary.updated_at, now=now,
                 abandon_after=self.abandon_after) is not None:
             return InviteExpired.code

@@ -1,5 +1,5 @@
-"""Playing: place lines, advance, the computer's turn, hints (games are created by
-`creation`).
+"""Playing: place lines, advance, the computer's turn, hints, resigning and aborting
+(games are created by `creation`).
 
 Every command loads the game's state (the newest committed snapshot plus the events
 after it) in a read transaction, asks the rules (`rules.decide`) or a strategy
@@ -25,7 +25,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ..domain import ai
-from ..domain.commands import Advance, Command, PlaceLine, RuleViolation, UseHint
+from ..domain.commands import Abort, Advance, Command, PlaceLine, Resign, RuleViolation, UseHint
 from ..domain.events import Event
 from ..domain.fold import apply_all
 from ..domain.rules import check_playable, decide
@@ -186,10 +186,54 @@ class PlayService(CreationService):
         raise VersionConflict(f"game {game_id} keeps changing",
                               current_version=self._load(game_id)[1].version)
 
+    def resign(self, game_id: str, token: str | None) -> MoveResult:
+        """The token's human seat gives the game up: ``game_resigned``, then
+        ``game_over`` with the other seat the winner (and a ranked game's seed); no
+        high score table. It needs no turn: online either player may resign at any
+        moment. On one screen, where the one token moves both seats, the seat to move
+        resigns."""
+        return self._end(game_id, token, _resigning_seat, Resign)
+
+    def abort(self, game_id: str, token: str | None) -> MoveResult:
+        """Call off an online game before both seats have moved (``game_aborted``: no
+        winner, no result), by either seat's token (the creator's, or the friend's
+        once claimed); 409 ``abort_too_late`` after, ``abort_online_only`` in another
+        mode."""
+        return self._end(game_id, token, lambda state, seats: seats[0], Abort)
+
+    def _end(self, game_id: str, token: str | None,
+             seat_of: Callable[[GameState, tuple[int, ...]], int],
+             command_for: Callable[[int], Command]) -> MoveResult:
+        """Check the token, abandon the game first if it is past its time (then the
+        command is refused, ``game_abandoned``), decide `command_for` the seat
+        `seat_of` picks among the token's and append it at the version read; decided
+        again when another writer came first."""
+        for _ in range(RETRIES):
+            game, state = self._load(game_id)
+            seats = self._token_seats(game, token)
+            game, state = self._settle_abandonment(game, state)
+            result = self._append_at(game_id, state,
+                                     decide(state, command_for(seat_of(state, seats))))
+            if result is not None:
+                return result
+        raise VersionConflict(f"game {game_id} keeps changing",
+                              current_version=self._load(game_id)[1].version)
+
     def _check_hint_seat(self, game: StoredGame, state: GameState, token: str | None) -> None:
         if state.turn not in self._token_seats(game, token):
             raise RuleViolation("not_your_turn", "a hint is only for the seat to move",
                                 turn=state.turn)
+
+
+def _resigning_seat(state: GameState, seats: tuple[int, ...]) -> int:
+    """Which of the token's `seats` resigns: the seat to move when it is a human one
+    of them (one screen: the player whose turn it is), else the token's human seat
+    (against the computer, online); a computer seat when none is human, which the
+    rules refuse (``not_a_human``)."""
+    humans = [seat for seat in seats if state.seat_info(seat).kind == "human"]
+    if state.turn in humans:
+        return state.turn
+    return humans[0] if humans else seats[0]
 
 
 def _timed_hint(state: GameState) -> Command:

@@ -103,12 +103,16 @@ class QueryService(ServiceBase):
             return events, summary.version, summary.status != "active"
 
     def high_scores(self, limit: int | None = 10, *, height: int = DEFAULT_HEIGHT,
-                    width: int = DEFAULT_WIDTH, mode: str = MAIN) -> list[HighScore]:
+                    width: int = DEFAULT_WIDTH, mode: str = MAIN,
+                    level: str | None = None) -> list[HighScore]:
         """One high score table (RULES E1, M2): the games of `mode` (`ranking.TABLES`;
         the main table, against the computer, by default) on one field size (the
-        default field by default); descending score, ties oldest first."""
+        default field by default), in the table's order (`ranking.LEVELS_HARDEST_FIRST`:
+        level by level, hardest first, then descending score, ties oldest first);
+        `level`: only the entries of that level of the computer (`ranking.ranks`
+        numbers them)."""
         with self.store.unit_of_work(write=False) as uow:
-            return uow.queries.high_scores(mode, height, width, limit)
+            return uow.queries.high_scores(mode, height, width, limit, level)
 
     def high_score_sizes(self, mode: str = MAIN) -> list[tuple[int, int]]:
         """The field sizes that the table of `mode` has entries on, largest first."""

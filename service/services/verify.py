@@ -19,6 +19,7 @@ from ..domain.replay_check import replay_check
 from ..domain.state import CorruptStream
 from ..store import StoredEvent, StoredGame, UnitOfWork
 from ..store.games import summary_of
+from ..store.summaries import name_key_values
 from .results import Problem, SignatureReport
 
 
@@ -73,6 +74,12 @@ def verify_game(uow: UnitOfWork, game_id: str,
                 problems.append(Problem(
                     game_id, "read_model", f"games.{name} is {have!r}, the events say {value!r}"
                 ))
+        have_keys = uow.games.name_keys(game_id) or {}
+        for name, value in name_key_values(state).items():
+            if have_keys.get(name) != value:
+                problems.append(Problem(
+                    game_id, "read_model",
+                    f"games.{name} is {have_keys.get(name)!r}, the events say {value!r}"))
     table = entry_table(state, game.summary.origin if game is not None else HERE)
     want = sorted(
         (entry.seat, entry.name, entry.score, entry.difficulty, state.height, state.width,

@@ -1,6 +1,6 @@
 """Persistence: the event store on SQLAlchemy Core, one job per module.
 
-- `schema`: the tables and the one definition of the games read model
+- `schema`: the tables; `summaries`: the one definition of the games read model
 - `engine`: engines, database URLs, SQLite pragmas (`writer_queue`: SQLite writers queue;
   `private_files`: the SQLite file's folder 0700, its files 0600)
 - `events`, `games`, `high_scores`, `invitations`, `viewers`, `reviews`: the
@@ -9,7 +9,8 @@
   follower stands, and its lease
 - `notifications`: listening for new events (PostgreSQL)
 - `snapshots`: a cache of committed states
-- `unit_of_work`: the transaction, its repositories and the one append path
+- `event_store`: the store of one database, its transactions; `unit_of_work`: a
+  transaction's repositories and the one append path
 - `queries`: read-side listings
 - `migrations`: Alembic upgrade/downgrade, what a downgrade drops, backups
 """
@@ -21,24 +22,18 @@ from .engine import (
     Patience,
     make_engine,
 )
+from .event_store import EventStore
 from .events import RawEvent, StoredEvent
 from .games import StoredGame
+from .high_scores import HighScore
 from .invitations import Invitation, RematchTaken
 from .migrations import alembic_config, current_revisions, downgrade, migrate
 from .positions import Notice
 from .reviews import StoredReview
-from .schema import (
-    SUMMARY_FIELDS,
-    GameSummary,
-    HighScore,
-    events_table,
-    games_table,
-    high_scores_table,
-    metadata,
-    utcnow,
-)
+from .schema import events_table, games_table, high_scores_table, metadata, utcnow
 from .snapshots import SNAPSHOT_CAPACITY, SnapshotCache
-from .unit_of_work import EventStore, UnitOfWork
+from .summaries import SUMMARY_FIELDS, GameSummary
+from .unit_of_work import UnitOfWork
 from .writer_queue import WriteLockTimeout
 
 __all__ = [

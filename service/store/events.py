@@ -19,7 +19,8 @@ from sqlalchemy import bindparam, delete, func, insert, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from ..domain.events import Event, event_from_dict
+from ..domain.event_codec import event_from_dict
+from ..domain.events import Event
 from . import notifications
 from .positions import next_positions
 from .schema import events_table

@@ -42,12 +42,12 @@ from ..domain.ranking import HERE
 from ..domain.state import GameState
 from ..errors import GameExists, GameNotFound, VersionConflict
 from .events import StoredEvent
-from .schema import (
+from .schema import games_table, invitations_table
+from .summaries import (
     CREATION_FIELDS,
+    KEY_FIELDS,
     SUMMARY_FIELDS,
     GameSummary,
-    games_table,
-    invitations_table,
     summary_from_row,
     summary_values,
 )
@@ -55,7 +55,9 @@ from .schema import (
 _T = games_table
 IN_CHUNK = 500  # ids per IN (...) list
 _SELECT = select(_T).where(_T.c.game_id == bindparam("gid"))
-_PROGRESS_FIELDS = tuple(f for f in SUMMARY_FIELDS if f not in CREATION_FIELDS)
+# what an append rewrites: the summary but its creation fields, and the seats' name
+# keys (an online game's invited seat is named by a later event)
+_PROGRESS_FIELDS = (*(f for f in SUMMARY_FIELDS if f not in CREATION_FIELDS), *KEY_FIELDS)
 ADVANCE = (  # the compare-and-set of an append (`advance`; `pg_append`)
     update(_T)
     .where(_T.c.game_id == bindparam("gid"), _T.c.version == bindparam("expected"))
@@ -119,13 +121,15 @@ class GameRepository:
             found.update((game_id, version) for game_id, version in self._conn.execute(query))
         return found
 
-    def add(self, summary: GameSummary, *, token_hash: str, token_salt: str,
+    def add(self, summary: GameSummary, *, name_keys: dict[str, str | None],
+            token_hash: str, token_salt: str,
             seed_commitment: str, creator: str | None = None,
             seed_secret: str | None = None, signature: str | None = None) -> None:
-        """A new row; `seed_commitment` is that of the game's ``game_created`` event
-        (`same_seed`)."""
+        """A new row; `name_keys` are the seats' (`summaries.name_key_values`),
+        `seed_commitment` that of the game's ``game_created`` event (`same_seed`)."""
         try:
-            self._conn.execute(insert(_T), [{**_columns(summary), "token_hash": token_hash,
+            self._conn.execute(insert(_T), [{**_columns(summary), **_keys(name_keys),
+                                             "token_hash": token_hash,
                                              "token_salt": token_salt,
                                              "creator": creator,
                                              "seed_secret": seed_secret,
@@ -152,9 +156,10 @@ class GameRepository:
             current_version=current,
         )
 
-    def overwrite(self, summary: GameSummary) -> None:
-        """Rewrite an existing row (rebuilding the read model)."""
-        values = _columns(summary)
+    def overwrite(self, summary: GameSummary, name_keys: dict[str, str | None]) -> None:
+        """Rewrite an existing row (rebuilding the read model); `name_keys`: the
+        seats' (`summaries.name_key_values`)."""
+        values = {**_columns(summary), **_keys(name_keys)}
         del values["game_id"]
         if summary.status != "active":
             values["creator"] = None
@@ -162,6 +167,12 @@ class GameRepository:
 
     def delete(self, game_id: str) -> None:
         self._conn.execute(delete(_T).where(_T.c.game_id == game_id))
+
+    def name_keys(self, game_id: str) -> dict[str, str | None] | None:
+        """The row's seat name keys (`KEY_FIELDS`), or None without a row (`verify`)."""
+        row = self._conn.execute(select(*(_T.c[f] for f in KEY_FIELDS))
+                                 .where(_T.c.game_id == game_id)).first()
+        return None if row is None else dict(row._mapping)
 
     def ids(self) -> set[str]:
         return set(self._conn.execute(select(_T.c.game_id)).scalars())
@@ -206,7 +217,7 @@ class GameRepository:
 def advance_params(game_id: str, expected_version: int,
                    values: dict[str, Any]) -> dict[str, Any]:
     """`ADVANCE`'s parameters: the row of `game_id` at `expected_version` set to
-    `values` (`schema.summary_values`)."""
+    `values` (`summaries.summary_values` with `summaries.name_key_values`)."""
     params = {f"new_{name}": values[name] for name in _PROGRESS_FIELDS}
     params.update(gid=game_id, expected=expected_version)
     return params
@@ -227,3 +238,7 @@ def summary_of(game_id: str, state: GameState, stored: Sequence[StoredEvent],
 
 def _columns(summary: GameSummary) -> dict[str, Any]:
     return {name: getattr(summary, name) for name in SUMMARY_FIELDS}
+
+
+def _keys(name_keys: dict[str, str | None]) -> dict[str, str | None]:
+    return {name: name_keys[name] for name in KEY_FIELDS}

@@ -1,16 +1,18 @@
-"""The high_scores table (RULES E): entries from games and entries added by hand,
-each in its table (`domain.ranking`) and on its field size."""
+"""The high_scores table (RULES E): its rows (`HighScore`), entries from games and
+entries added by hand, each in its table (`domain.ranking`) and on its field size."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..domain.events import Event, HighScoresEntered
-from ..domain.names import skeleton
+from ..domain.names import name_key
 from ..domain.ranking import (
     ARCHIVE,
     DEFAULT_HIGH_SCORE_DIFFICULTY,
@@ -18,13 +20,47 @@ from ..domain.ranking import (
     HERE,
     MAIN,
     entry_table,
+    level_of,
 )
 from ..domain.state import GameState
 from ..errors import HighScoreNotFound
 from .events import StoredEvent
-from .schema import HighScore, high_scores_table, utcnow
+from .schema import high_scores_table, utcnow
 
 _T = high_scores_table
+
+
+@dataclass(frozen=True)
+class HighScore:
+    """One high_scores row."""
+
+    id: int
+    name: str
+    score: int
+    difficulty: str
+    game_id: str | None
+    seat: int | None
+    created_at: datetime
+    height: int  # the game's field size (the default field for entries without a game)
+    width: int
+    name_skeleton: str | None = None  # names.name_key(name); None only if written by hand
+    ranking: str = MAIN  # the table (`domain.ranking`): a mode of play, or archive
+    hints_recorded: bool = True  # False: from a game played before hints were recorded
+
+    @property
+    def source(self) -> str:
+        """Where the entry comes from: ``game`` (a game, perhaps deleted since),
+        ``original`` (RULES E2's default rows, "from the original game") or
+        ``manual`` (added by ``squares highscores add``)."""
+        if self.seat is not None:
+            return "game"
+        return "original" if self.difficulty == DEFAULT_HIGH_SCORE_DIFFICULTY else "manual"
+
+    @property
+    def level(self) -> str | None:
+        """The computer's level the entry ranks under (`ranking.level_of`); None for
+        an entry without one (RULES E2's, two humans', some added by hand)."""
+        return level_of(self.difficulty)
 
 
 def enters_high_scores(events: Sequence[Event]) -> bool:
@@ -47,7 +83,7 @@ class HighScoreRepository:
             {"name": entry.name, "score": entry.score, "difficulty": entry.difficulty,
              "game_id": s.game_id, "seat": entry.seat, "created_at": s.recorded_at,
              "height": state.height, "width": state.width,
-             "name_skeleton": skeleton(entry.name),
+             "name_skeleton": name_key(entry.name),
              # a stream's entries follow `ranking.table_of`; kept apart if ever not
              "ranking": entry_table(state, origin) or ARCHIVE, "hints_recorded": True}
             for s in stored
@@ -64,7 +100,7 @@ class HighScoreRepository:
     def add(self, name: str, score: int, difficulty: str, *, height: int = DEFAULT_HEIGHT,
             width: int = DEFAULT_WIDTH, ranking: str = MAIN) -> HighScore:
         now = utcnow()
-        key = skeleton(name)
+        key = name_key(name)
         new_id = self._conn.execute(
             insert(_T).values(name=name, score=score, difficulty=difficulty, game_id=None,
                               seat=None, created_at=now, name_skeleton=key, height=height,
@@ -75,7 +111,7 @@ class HighScoreRepository:
                          key, ranking, True)
 
     def names_like(self, name_skeleton: str) -> list[str]:
-        """The distinct names in the tables whose skeleton is `name_skeleton` (by its
+        """The distinct names in the tables whose `name_key` is `name_skeleton` (by its
         index), in the order they first entered them; the archive guards no name."""
         query = (select(_T.c.name)
                  .where(_T.c.name_skeleton == name_skeleton, _T.c.ranking != ARCHIVE)
@@ -93,7 +129,7 @@ class HighScoreRepository:
         now = utcnow()
         self._conn.execute(insert(_T), [
             {"name": name, "score": score, "difficulty": DEFAULT_HIGH_SCORE_DIFFICULTY,
-             "game_id": None, "seat": None, "created_at": now, "name_skeleton": skeleton(name),
+             "game_id": None, "seat": None, "created_at": now, "name_skeleton": name_key(name),
              "height": DEFAULT_HEIGHT, "width": DEFAULT_WIDTH, "ranking": MAIN,
              "hints_recorded": True}
             for name, score in DEFAULT_HIGH_SCORES

@@ -19,7 +19,7 @@ The events come as one JSON array (`jsonb_to_recordset`) of their rows' values
 text, and SQLAlchemy's compiled form of it, is the same for any number of events
 (one append's events share their time: `unit_of_work._stamp`).
 Run alone on an autocommit connection the statement is its own transaction
-(`unit_of_work.EventStore.append`, for an append that enters no high scores): one
+(`event_store.EventStore.append`, for an append that enters no high scores): one
 round trip for a whole append. Each write is gated on the one before it, so the
 statement writes all three or none: the counter's row always exists (migration 0010),
 and the insert takes one row per event.
@@ -67,7 +67,8 @@ _APPEND = (
 def append(conn: Connection, expected_version: int, stored: Sequence[StoredEvent],
            values: dict[str, Any]) -> None:
     """Append one game's `stored` events, decided at `expected_version`, and set its
-    row to `values` (`schema.summary_values`), in one statement. `VersionConflict`
+    row to `values` (`summaries.summary_values` and the seats' name keys,
+    `summaries.name_key_values`), in one statement. `VersionConflict`
     or `GameNotFound` when the row is not at that version (nothing is written),
     `SequenceTaken` when one of the events' seq is taken."""
     game_id, last = stored[0].game_id, stored[-1]

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.engine import Connection
 
+from ..domain.ranking import table_levels
 from .games import live
-from .schema import GameSummary, HighScore, games_table, high_scores_table, summary_from_row
+from .high_scores import HighScore
+from .schema import games_table, high_scores_table
+from .summaries import GameSummary, summary_from_row
 
 
 class Queries:
@@ -52,13 +55,33 @@ class Queries:
         return [summary_from_row(r._mapping) for r in self._conn.execute(query)]
 
     def high_scores(self, ranking: str, height: int, width: int,
-                    limit: int | None = None) -> list[HighScore]:
-        """One table (`domain.ranking`) of one field size: descending score, ties
-        oldest first (RULES E1, E2)."""
+                    limit: int | None = None, level: str | None = None) -> list[HighScore]:
+        """One table (`domain.ranking`) of one field size in its order
+        (`ranking.LEVELS_HARDEST_FIRST`): each of its levels, the hardest first, then
+        the entries without one; within each, descending score, ties oldest first
+        (RULES E1, E2). `level`: only that level's entries.
+
+        One query per level, each on the index of (table, size, difficulty, score)
+        and cut at what `limit` leaves, so a page reads at most `limit` rows of its
+        levels; the entries without a level (RULES E2's and those added by hand) are
+        read only when the levels leave room. Two humans' tables have no levels: one
+        query on the index of (table, size, score)."""
         t = high_scores_table
-        query = (select(t).where(t.c.ranking == ranking, t.c.height == height,
-                                 t.c.width == width)
-                 .order_by(t.c.score.desc(), t.c.created_at, t.c.id))
+        table = (t.c.ranking == ranking, t.c.height == height, t.c.width == width)
+        levels = table_levels(ranking)
+        if level is not None:
+            return self._best_first(limit, *table, t.c.difficulty == level)
+        entries: list[HighScore] = []
+        for each in levels:
+            entries += self._best_first(_left(limit, entries), *table, t.c.difficulty == each)
+            if _left(limit, entries) == 0:
+                return entries
+        unlevelled = (t.c.difficulty.not_in(levels),) if levels else ()
+        return entries + self._best_first(_left(limit, entries), *table, *unlevelled)
+
+    def _best_first(self, limit: int | None, *where: ColumnElement[bool]) -> list[HighScore]:
+        t = high_scores_table
+        query = select(t).where(*where).order_by(t.c.score.desc(), t.c.created_at, t.c.id)
         if limit is not None:
             query = query.limit(limit)
         return [HighScore(**row._mapping) for row in self._conn.execute(query)]
@@ -69,3 +92,8 @@ class Queries:
         query = (select(t.c.height, t.c.width).where(t.c.ranking == ranking).distinct()
                  .order_by(t.c.height.desc(), t.c.width.desc()))
         return [(h, w) for h, w in self._conn.execute(query)]
+
+
+def _left(limit: int | None, entries: list[HighScore]) -> int | None:
+    """How many entries `limit` leaves room for after `entries` (None: no limit)."""
+    return None if limit is None else limit - len(entries)

@@ -1,5 +1,5 @@
-"""The tables (created only by the Alembic migrations) and the one definition of the
-games read model.
+"""The tables, created only by the Alembic migrations (the games read model's fields
+and how a state maps to them are `summaries`).
 
 - ``events``: the source of truth. One row per event, primary key ``(game_id, seq)``,
   ``seq`` gap-free and 1-based (it equals the state's version after the event).
@@ -14,10 +14,13 @@ games read model.
   appends the events it summarises and rebuildable from them. Its columns besides
   the token, the creator, the secret seed, an import's signature and the seed's
   commitment (set once, from the first event) are exactly the fields of `GameSummary`, and
-  `summary_values` is the only code that derives them from a state. ``creator`` is
+  `summary_values` (`summaries`) is the only code that derives them from a state. ``creator`` is
   a keyed hash of the address that created the game through the API
   (`security.client_key`; NULL for the CLI and for games before migration 0006),
   kept only while the game is active, for the per-address cap on active games.
+  ``first_key`` and ``second_key`` (indexed with ``created_at``) are the human seats'
+  name keys (`summaries.name_key_values`, migration 0015), rewritten with the row:
+  a player's page finds their games by them (`players`).
 - ``invitations``: an online game's one-time claim code and its invited seat's
   token (both hashed), deleted with the game.
 - ``viewers``: open spectator streams per (server process, game, client), the
@@ -26,8 +29,9 @@ games read model.
 - ``high_scores``: RULES E. Rows from a game carry ``(game_id, seat)``, unique, so a
   game's ``high_scores_entered`` event is recorded once. ``game_id`` is a foreign
   key ``ON DELETE SET NULL``: deleting a game keeps its score, only the link goes.
-  ``name_skeleton`` (indexed) is the name's look-alike key (`domain.names.skeleton`):
-  a new player name with the skeleton of another name in the table is refused.
+  ``name_skeleton`` (indexed) is the name's key (`domain.names.name_key` since
+  migration 0014, its UTS #39 skeleton before): a new player name with the key of a
+  different name in the table is refused.
   ``ranking`` is the table the row belongs to (`domain.ranking`: one per mode of
   play, or ``archive``), and a table is read per field size (``height``, ``width``);
   ``hints_recorded`` is false for rows of games played before hints were recorded.
@@ -35,8 +39,6 @@ games read model.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -57,9 +59,6 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.dialects.postgresql import JSONB
-
-from ..domain.ranking import DEFAULT_HIGH_SCORE_DIFFICULTY, MAIN
-from ..domain.state import GameState
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -134,7 +133,7 @@ projection_checkpoints_table = Table(
 games_table = Table(
     "games", metadata,
     Column("game_id", String(64), primary_key=True),
-    Column("status", String(16), nullable=False),  # active | finished | abandoned
+    Column("status", String(16), nullable=False),  # active | finished | abandoned | aborted
     Column("mode", String(32), nullable=False),
     Column("difficulty", String(32), nullable=False),
     Column("player_name", String(64), nullable=False),
@@ -167,10 +166,16 @@ games_table = Table(
     # its game_created event's seed_commitment: what finds a stored game that an
     # import is a copy of (`services.admin`); NULL only for a row without events
     Column("seed_commitment", String(64), nullable=True),
+    # each human seat's `names.name_key` (NULL for a computer seat and an open seat):
+    # a player's games (`players`) by index, never by a key computed per row
+    Column("first_key", String(), nullable=True),
+    Column("second_key", String(), nullable=True),
     Index(None, "created_at"),
     Index(None, "seed_commitment"),
     Index(None, "status", "updated_at"),  # /live, the retention sweep, prune
     Index(None, "creator", "status"),  # the per-address cap
+    Index(None, "first_key", "created_at"),  # a player's games, newest first
+    Index(None, "second_key", "created_at"),
 )
 
 high_scores_table = Table(
@@ -185,8 +190,8 @@ high_scores_table = Table(
     Column("created_at", UTCDateTime(), nullable=False),
     Column("height", Integer, nullable=False),  # the game's field (the default without one)
     Column("width", Integer, nullable=False),
-    # names.skeleton(name), for the look-alike check; no length: NFKC can lengthen
-    # the names of rows older than migration 0007 many times over
+    # names.name_key(name) (its skeleton before migration 0014), for the look-alike
+    # check; no length: NFKC can lengthen the names of rows older than 0007 many times
     Column("name_skeleton", String(), nullable=True),
     Column("ranking", String(16), nullable=False),  # vs_computer | two_players | online | archive
     # False: from a game played before hints were recorded (migration 0011)
@@ -194,6 +199,8 @@ high_scores_table = Table(
     UniqueConstraint("game_id", "seat"),
     Index(None, "score"),
     Index(None, "ranking", "height", "width", "score"),  # one table, best first
+    # one level of a table, best first (`queries.high_scores`; migration 0016)
+    Index(None, "ranking", "height", "width", "difficulty", "score"),
     Index(None, "name_skeleton"),
 )
 
@@ -235,121 +242,3 @@ viewers_table = Table(
     Column("seen_at", UTCDateTime(), nullable=False),
     Index(None, "game_id", "client"),
 )
-
-
-# -- the read model ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """One games row without its token. Adding a column: a migration, the table
-    above, a field here and its value in `summary_values` (the API schema and the
-    row mapping follow from the fields)."""
-
-    game_id: str
-    status: str  # "active" | "finished" | "abandoned"
-    mode: str
-    difficulty: str
-    player_name: str
-    second_name: str
-    created_at: datetime
-    updated_at: datetime
-    finished_at: datetime | None
-    version: int
-    score1: int
-    score2: int
-    squares1: int
-    squares2: int
-    ownerless: int
-    round: int
-    turn: int
-    stage: int
-    winner: int | None
-    height: int
-    width: int
-    ranked: bool  # False: a practice game (a chosen seed)
-    assisted: bool  # a human seat asked for a hint: no high score table
-    origin: str  # here | signed | archive (`domain.ranking`), fixed at creation
-
-    @property
-    def scores(self) -> tuple[int, int]:
-        return self.score1, self.score2
-
-    @property
-    def squares(self) -> tuple[int, int]:
-        return self.squares1, self.squares2
-
-
-SUMMARY_FIELDS = tuple(f.name for f in dataclasses.fields(GameSummary))
-# Fixed when a game is created; an append rewrites all the others.
-CREATION_FIELDS = ("game_id", "created_at", "origin")
-
-
-def summary_values(state: GameState, updated_at: datetime,
-                   finished_at: datetime | None) -> dict[str, Any]:
-    """Every `GameSummary` field but `CREATION_FIELDS`, for `state`.
-
-    `updated_at` is the time of the state's last event (for an abandoned game: its
-    game_abandoned event), `finished_at` that of its game_over event (None while the
-    game runs, and for an abandoned game).
-    """
-    return {
-        "status": status_of(state),
-        "mode": state.game.mode,
-        "difficulty": state.game.difficulty,
-        "player_name": state.seats[0].name,
-        "second_name": state.seats[1].name,
-        "updated_at": updated_at,
-        "finished_at": finished_at,
-        "version": state.version,
-        "score1": state.scores[0],
-        "score2": state.scores[1],
-        "squares1": state.squares[0],
-        "squares2": state.squares[1],
-        "ownerless": state.ownerless,
-        "round": state.round,
-        "turn": state.turn,
-        "stage": state.stage,
-        "winner": state.winner if state.over else None,
-        "height": state.height,
-        "width": state.width,
-        "ranked": state.game.ranked,
-        "assisted": state.assisted,
-    }
-
-
-def status_of(state: GameState) -> str:
-    if state.abandoned is not None:
-        return "abandoned"
-    return "finished" if state.over else "active"
-
-
-def summary_from_row(mapping: Any) -> GameSummary:
-    return GameSummary(**{name: mapping[name] for name in SUMMARY_FIELDS})
-
-
-@dataclass(frozen=True)
-class HighScore:
-    """One high_scores row."""
-
-    id: int
-    name: str
-    score: int
-    difficulty: str
-    game_id: str | None
-    seat: int | None
-    created_at: datetime
-    height: int  # the game's field size (the default field for entries without a game)
-    width: int
-    name_skeleton: str | None = None  # names.skeleton(name); None only if written by hand
-    ranking: str = MAIN  # the table (`domain.ranking`): a mode of play, or archive
-    hints_recorded: bool = True  # False: from a game played before hints were recorded
-
-    @property
-    def source(self) -> str:
-        """Where the entry comes from: ``game`` (a game, perhaps deleted since),
-        ``original`` (RULES E2's default rows, "from the original game") or
-        ``manual`` (added by ``squares highscores add``)."""
-        if self.seat is not None:
-            return "game"
-        return "original" if self.difficulty == DEFAULT_HIGH_SCORE_DIFFICULTY else "manual"

@@ -54,6 +54,9 @@ WORDING: dict[int, Wording] = {
 NO_SUCH_GAME = Wording("No such game",
                        "There is no game with this id. The link may be mistyped, "
                        "or the game may have been removed.")
+NO_SUCH_PLAYER = Wording("No such player",
+                         "No game has a player of this name yet. The link may be "
+                         "mistyped, or their games may have been removed.")
 
 
 def wording(error: HTTPException) -> Wording:
@@ -61,6 +64,9 @@ def wording(error: HTTPException) -> Wording:
     if status == 404 and request.url_rule is not None \
             and request.url_rule.endpoint in GAME_PAGES:
         return NO_SUCH_GAME
+    if status == 404 and request.url_rule is not None \
+            and request.url_rule.endpoint == "web.player":
+        return NO_SUCH_PLAYER
     known = WORDING.get(status)
     if known is not None:
         return known

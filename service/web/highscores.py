@@ -1,14 +1,16 @@
 """The high score page, ``/highscores``: one table per mode and field size (RULES
 E1, M2). Without ``?size=HxW`` / ``?mode=`` it shows the table of the game named by
 ``?game=`` (its rows marked), else the main table (against the computer) of the
-default field."""
+default field. The main table lists its levels one after another, each ranked apart
+(`domain.ranking`), or one level with ``?difficulty=``."""
 
 from __future__ import annotations
 
 from flask import abort, render_template, request
 
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
-from ..domain.ranking import MAIN, TABLES
+from ..domain.ranking import MAIN, TABLES, ranks, table_levels
+from ..domain.start import LEVELS
 from ..errors import GameNotFound
 from ..protocol.paths import ascii_int
 from .blueprint import bp, page_services
@@ -29,6 +31,15 @@ def _size_arg(raw: str) -> tuple[int, int]:
                                            and MIN_SIZE <= width <= MAX_WIDTH):
             return height, width
     abort(400, description="size is a field's height x width, e.g. 19x33")
+
+
+def _level_arg(raw: str) -> str | None:
+    """``?difficulty=``: one of the computer's levels, or every level when empty; else
+    a 400 page."""
+    if raw and raw not in LEVELS:
+        abort(400, description=f"difficulty is one of {', '.join(LEVELS)}, or empty "
+                               "for every level")
+    return raw or None
 
 
 def _table_of_game(game_id: str | None) -> tuple[str, tuple[int, int]] | None:
@@ -53,13 +64,18 @@ def highscores() -> str:
         mode = request.args["mode"]
         if mode not in TABLES:
             abort(400, description=f"mode is one of {', '.join(TABLES)}")
+    level = _level_arg(request.args.get("difficulty", ""))
+    levels = table_levels(mode)
+    if not levels:
+        level = None  # the filter form carries a level over to a table without levels
     services = page_services()
     entries = services.queries.high_scores(HIGH_SCORES_SHOWN, height=size[0], width=size[1],
-                                   mode=mode)
+                                   mode=mode, level=level)
     sizes = list(dict.fromkeys([*FIELD_SIZES, *services.queries.high_score_sizes(mode), size]))
     accuracies = services.reviews.accuracies(e.game_id for e in entries if e.game_id)
     return render_template(
         "highscores.html", active="highscores", entries=entries, game=game, size=size,
+        ranks=ranks(e.level for e in entries), level=level, levels=levels,
         sizes=sizes, mode=mode, modes=MODE_NAMES, title=TITLES[mode],
         accuracies=accuracies,
         not_recorded=any(not e.hints_recorded for e in entries),

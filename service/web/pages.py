@@ -24,7 +24,7 @@ from ..ops.times import human_utc
 from ..protocol.paths import ascii_int
 from ..services import GameSummary
 from .blueprint import bp, page_services
-from .rows import field_size, first_seat, game_class, second_seat
+from .rows import field_size, first_seat, game_class, seat_url, second_seat
 
 GAMES_PER_PAGE = 20
 MAX_PAGE = (2**31 - 1) // GAMES_PER_PAGE  # the offset stays a 32-bit integer
@@ -171,6 +171,8 @@ def _live_row(g: GameSummary) -> dict[str, Any]:
         "assisted": g.assisted,
         "player_name": first_seat(g),
         "second_seat": second_seat(g),
+        "first_url": seat_url(g, 1),  # their players' pages (None: a computer, an open seat)
+        "second_url": seat_url(g, 2),
         "score1": g.score1,
         "score2": g.score2,
         "last_move": human_utc(g.updated_at, "second"),

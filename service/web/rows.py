@@ -1,14 +1,17 @@
-"""How the pages write a games row or a high score: its field, its seats, its kind,
-its accuracy and its moments (`human_utc`, as the CLI's tables). Template globals
+"""How the pages write a games row or a high score: its field, its seats (and the
+links to their players' pages), its kind, its accuracy and its moments (`human_utc`, as the CLI's tables). Template globals
 (registered by the blueprint, `TEMPLATE_GLOBALS`) and the live list's rows
-(`web._live_row`) use the same."""
+(`web.pages._live_row`) use the same."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from flask import url_for
+
 from ..ops.times import human_utc
+from ..services.players import human_seats
 
 
 def field_size(row: Any) -> str:
@@ -34,6 +37,26 @@ def second_seat(row: Any) -> str:
     return "(open seat)" if row.mode == "online" else "Computer"
 
 
+def player_url(name: str) -> str:
+    """The page of the player named `name` (`protocol.name_paths` writes the name
+    percent-encoded, "/" and "?" too)."""
+    return url_for("web.player", name=name)
+
+
+def seat_url(row: Any, seat: int) -> str | None:
+    """The page of the player in seat `seat` of a games row; None for a computer and
+    for an online game's seat nobody has claimed yet."""
+    name = row.player_name if seat == 1 else row.second_name
+    return player_url(name) if name and human_seats(row.mode)[seat - 1] else None
+
+
+def entry_url(entry: Any) -> str | None:
+    """The page of a high score's player: the entries of a stored game (a human's
+    seat); None for the default entries, those added by hand and those whose game
+    was deleted (no game of theirs may be left)."""
+    return player_url(entry.name) if entry.game_id and entry.seat else None
+
+
 def game_class(row: Any) -> str:
     """What kind of game a games row is, as the lists show it: the computer's level,
     or "two players" / "online" when both seats are humans."""
@@ -42,19 +65,25 @@ def game_class(row: Any) -> str:
 
 def game_accuracy(accuracies: dict[str, tuple[int | None, int | None]], game_id: str) -> str:
     """A games row's accuracy per seat from its review, "acc. 87 % / 92 %"; "—" until
-    the game is reviewed."""
+    the game is reviewed, and for a seat that played no turn."""
     found = accuracies.get(game_id)
-    return "—" if found is None else f"acc. {found[0]} % / {found[1]} %"
+    return "—" if found is None else f"acc. {_percent(found[0])} / {_percent(found[1])}"
 
 
 def entry_accuracy(accuracies: dict[str, tuple[int | None, int | None]], entry: Any) -> str:
     """A high score's accuracy (its seat's in the game's review), "87 %"; "—" until
     the game is reviewed and for the entries without a game."""
     found = accuracies.get(entry.game_id or "")
-    return "—" if found is None or not entry.seat else f"{found[entry.seat - 1]} %"
+    return "—" if found is None or not entry.seat else _percent(found[entry.seat - 1])
 
 
-TEMPLATE_GLOBALS: dict[str, Callable[..., str]] = {
+def _percent(accuracy: int | None) -> str:
+    """An accuracy as a page shows it; "—" for a seat with no turn to judge."""
+    return "—" if accuracy is None else f"{accuracy} %"
+
+
+TEMPLATE_GLOBALS: dict[str, Callable[..., str | None]] = {
+    "player_url": player_url, "seat_url": seat_url, "entry_url": entry_url,
     "field_size": field_size, "first_seat": first_seat, "second_seat": second_seat,
     "game_class": game_class, "game_accuracy": game_accuracy, "entry_accuracy": entry_accuracy,
     "utc_time": human_utc,

@@ -10,10 +10,11 @@ from flask.testing import FlaskClient
 from marshmallow import Schema
 from werkzeug.test import TestResponse
 
-from service.api import schemas as s
+from service.api import response_schemas as s
 from service.api.analysis import AnalysisSchema
 from service.api.highscores import HighScoreListSchema
 from service.api.online import InviteStatusSchema, RematchSchema, RematchWaitsSchema
+from service.api.players import PlayerSchema
 from squares_testing.play import until_over
 
 GAME = r"/api/games/[^/]+"
@@ -24,7 +25,8 @@ RESPONSE_SCHEMAS: list[tuple[str, re.Pattern[str], type[Schema]]] = [
     ("POST", re.compile(r"^/api/games$"), s.CreatedSchema),
     ("GET", re.compile(r"^/api/games$"), s.GameListSchema),
     ("GET", re.compile(rf"^{GAME}$"), s.GameSchema),
-    ("POST", re.compile(rf"^{GAME}/(lines|advance|computer-turn)$"), s.MoveResultSchema),
+    ("POST", re.compile(rf"^{GAME}/(lines|advance|computer-turn|resign|abort)$"),
+     s.MoveResultSchema),
     ("POST", re.compile(rf"^{GAME}/claim$"), s.ClaimedSchema),
     ("POST", re.compile(rf"^{GAME}/invite-check$"), InviteStatusSchema),
     ("POST", re.compile(rf"^{GAME}/rematch$"), RematchSchema),
@@ -34,6 +36,7 @@ RESPONSE_SCHEMAS: list[tuple[str, re.Pattern[str], type[Schema]]] = [
     ("GET", re.compile(rf"^{GAME}/hint$"), s.HintSchema),
     ("GET", re.compile(rf"^{GAME}/analysis$"), AnalysisSchema),
     ("GET", re.compile(r"^/api/highscores$"), HighScoreListSchema),
+    ("GET", re.compile(r"^/api/players/.+$"), PlayerSchema),
 ]
 
 # JSON 2xx answers that have no marshmallow schema of their own

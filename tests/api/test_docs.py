@@ -16,6 +16,8 @@ PATHS = {
     "/api/games/{game_id}/lines": {"post"},
     "/api/games/{game_id}/advance": {"post"},
     "/api/games/{game_id}/computer-turn": {"post"},
+    "/api/games/{game_id}/resign": {"post"},
+    "/api/games/{game_id}/abort": {"post"},
     "/api/games/{game_id}/claim": {"post"},
     "/api/games/{game_id}/invite-check": {"post"},
     "/api/games/{game_id}/rematch": {"get", "post"},
@@ -25,6 +27,7 @@ PATHS = {
     "/api/games/{game_id}/analysis": {"get"},
     "/api/games/{game_id}/board.txt": {"get"},
     "/api/highscores": {"get"},
+    "/api/players/{name}": {"get"},
 }
 METHODS = {"get", "post", "put", "patch", "delete", "head", "options"}
 

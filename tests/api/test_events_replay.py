@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from service.api import schemas as s
+from service.api import response_schemas as s
 from service.services import Services
 from tests.factories import GameFactory
 

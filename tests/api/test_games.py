@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from service.api import schemas as s
+from service.api import response_schemas as s
 from service.domain.ranking import DEFAULT_HIGH_SCORES
 from service.services import Services
 from tests.factories import GameFactory, HighScoreFactory
@@ -90,7 +90,7 @@ def test_RULES_M3_computer_vs_computer_seats(client: CheckedClient) -> None:
     ({"player_name": "  \t "}, "invalid_name", "player_name"),
     ({"player_name": "x" * 33}, "invalid_name", "player_name"),
     ({"player_name": "Ali\x00Veli"}, "invalid_name", "player_name"),
-    ({"player_name": "Ali\nVeli"}, "invalid_name", "player_name"),
+    ({"player_name": "Ali\u3164Veli"}, "invalid_name", "player_name"),  # a blank letter
     ({"player_name": "Ali", "mode": "two_players"}, "invalid_name", "second_name"),
     ({"player_name": "Ali", "mode": "two_players", "second_name": " "}, "invalid_name",
      "second_name"),
@@ -301,7 +301,8 @@ def test_RULES_E2_default_high_score_table(client: CheckedClient) -> None:
     expected = sorted(DEFAULT_HIGH_SCORES, key=lambda e: -e[1])
     assert [(e["name"], e["score"]) for e in entries] == expected
     assert [e["rank"] for e in entries] == [1, 2, 3, 4, 5]
-    assert all(e["game_id"] is None and e["difficulty"] == "default" for e in entries)
+    # RULES E2's entries have no level (docs/rules.md, "How each table ranks")
+    assert all(e["game_id"] is None and e["difficulty"] is None for e in entries)
 
 
 def test_RULES_E2_high_scores_descending_with_limit(client: CheckedClient,

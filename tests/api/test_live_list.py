@@ -91,6 +91,7 @@ def test_live_json_is_the_page_s_list_by_the_api_s_rule(
         "player_name": "Deniz", "second_seat": "Computer", "score1": 0, "score2": 0,
         "last_move": first["last_move"], "kind": "moderate", "field": "7 × 9",
         "length": "1 step · 1 round", "watch_url": f"/watch/{ranked['game_id']}",
+        "first_url": "/players/Deniz", "second_url": None,  # a computer has no page
     }
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", first["last_move"])
     assert rows[online["game_id"]]["second_seat"] == "(open seat)"

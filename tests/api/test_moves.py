@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from service.api import schemas as s
+from service.api import response_schemas as s
 from service.services import Services
 from tests.factories import GameFactory, build_stream, store_stream
 

@@ -103,3 +103,23 @@ def test_RULES_a_name_under_a_heap_of_combining_marks_is_422_invalid_name(
     assert assert_error(response, 422, "invalid_name") == {"field": "second_name"}
     assert _game_count(client) == 0
     assert create_game(client, player_name="Veli" + "\u0353" * 3)  # three are allowed
+
+
+def test_RULES_every_variant_of_a_table_name_is_refused_and_the_name_itself_accepted(
+        client: CheckedClient, services: Services) -> None:
+    # "Eda Fırat" is in the default table, and enters it once more by hand
+    services.admin.add_high_score("Eda F\u0131rat", 10)
+    for blank in ("\u2800", "\u3164", "\uffa0"):  # a blank letter for the space
+        response = _post_game(client, player_name=f"Eda{blank}F\u0131rat")
+        assert assert_error(response, 422, "invalid_name") == {"field": "player_name"}
+        assert "invisible or blank" in response.get_json()["error"]["message"]
+    for variant in ("eda f\u0131rat", "EDA FIRAT", "Eda F\u0131ra\u1e6d", "Eda F\u0131rat\u0323",
+                    CYRILLIC_EDA):
+        details = assert_error(_post_game(client, player_name=variant), 409, "name_confusable")
+        assert details == {"field": "player_name", "existing": "Eda F\u0131rat"}
+    assert _game_count(client) == 0
+
+    for same in ("Eda F\u0131rat", "Eda  F\u0131rat", "Eda\u00a0F\u0131rat"):  # shown alike
+        created = create_game(client, player_name=same)
+        assert created["state"]["seats"][0]["name"] == "Eda F\u0131rat"
+    assert _game_count(client) == 3

@@ -101,17 +101,23 @@ def _empty(state: dict[str, Any]) -> list[tuple[int, int]]:
             if (x + y) % 2 == 1 and (x, y) not in drawn]
 
 
-def test_RULES_E2_a_finished_games_entry_ranks_among_the_defaults(
+def test_RULES_E2_a_finished_games_entry_ranks_in_its_level_before_the_defaults(
         client: CheckedClient) -> None:
+    """A table ranks each level on its own, the hardest first; the default entries,
+    which have no level, come after every level (docs/rules.md, "How each table
+    ranks")."""
     created = create_game(client, player_name="Ali", difficulty="easy", seed=None,
                           height=19, width=33)  # the default field: its table has them
     final = play_own_moves(flask_send(client), created["game_id"], created["token"])
     table = client.get("/api/highscores?limit=6").get_json()["high_scores"]
     assert len(table) == 6
-    scores = [e["score"] for e in table]
+    entry, *defaults = table
+    assert (entry["name"], entry["difficulty"], entry["rank"]) == ("Ali", "easy", 1)
+    assert entry["score"] == final["scores"][0]
+    scores = [e["score"] for e in defaults]
     assert scores == sorted(scores, reverse=True)
-    assert final["scores"][0] in scores
-    assert [e["rank"] for e in table] == [1, 2, 3, 4, 5, 6]
+    assert [e["difficulty"] for e in defaults] == [None] * 5
+    assert [e["rank"] for e in defaults] == [1, 2, 3, 4, 5]
 
 
 def test_RULES_M2_two_players_share_one_token_and_both_enter_their_table(

@@ -218,7 +218,7 @@ def test_readyz_names_only_the_failing_part_when_the_database_does_not_answer(
         caplog: pytest.LogCaptureFixture) -> None:
     app = _app(UNREACHABLE)
     try:
-        with caplog.at_level(logging.WARNING, logger="service.store.unit_of_work"):
+        with caplog.at_level(logging.WARNING, logger="service.store.event_store"):
             response = app.test_client().get("/readyz")
         assert assert_error(response, 503, "not_ready") == {}
         assert response.get_json()["error"]["message"] == "the database does not answer"

@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 
 from service.domain.commands import NewGame
-from service.services.streams import to_jsonl
+from service.domain.export_format import to_jsonl
 from squares_testing.greedy import Greedy
 from squares_testing.play import flask_send, own_move, play_out
 from tests.apps import app_for_tests

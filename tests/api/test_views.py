@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from service.api import schemas as s
+from service.api import response_schemas as s
 from service.api.views import state_view
 from service.domain.fold import fold
 from service.domain.state import EMPTY, OWNER_LETTERS

@@ -71,6 +71,8 @@ def test_downgrade_to_base_with_games_names_every_row_it_drops(run: Run, db_url:
     result = run("db", "downgrade", "base")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == [
+        "drops games.first_key: 1 row",  # 0015: Ada's games, for her page
+        "drops games.second_key: 0 rows",  # the computer's seat has no key
         "drops games.seed_commitment: 1 row",  # 0013: what finds a stored game
         "drops invitations.seat: 0 rows",  # no online game (0012: rematches)
         "drops invitations.rematch_of: 0 rows",
@@ -89,7 +91,7 @@ def test_downgrade_to_base_with_games_names_every_row_it_drops(run: Run, db_url:
         "drops games.height: 1 row", "drops games.width: 1 row",
         "drops high_scores.height: 5 rows", "drops high_scores.width: 5 rows",
         "drops high_scores: 5 rows", "drops games: 1 row", "drops events: 2 rows"]
-    assert result.stderr == "error: refusing to drop 43 rows without --yes\n"
+    assert result.stderr == "error: refusing to drop 44 rows without --yes\n"
     assert run("db", "current").stdout == f"{HEAD} (head)\n"
     assert run("db", "downgrade", "base", "--yes").exit_code == 0
     assert run("db", "current").stdout == "none (no schema yet)\n"

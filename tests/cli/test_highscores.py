@@ -70,3 +70,28 @@ def test_list_of_an_emptied_table(run: Run) -> None:
         assert run("highscores", "remove", str(entry["id"]), "--yes").exit_code == 0
     assert run("highscores", "list").stdout == "the vs_computer table of 19 x 33 is empty\n"
     assert _entries(run) == []
+
+
+def test_list_ranks_each_level_apart_and_filters_by_level(run: Run, services: Services) -> None:
+    """As the API (docs/rules.md, "How each table ranks"): the hardest level first,
+    the default entries (no level) last, # counting within each level; --level shows
+    one level."""
+    services.admin.add_high_score("Kolay", 999, "easy")
+    services.admin.add_high_score("Usta", 1, "expert")
+    services.admin.add_high_score("Usta İki", 2, "expert")
+    entries = _entries(run, "--limit", "100")
+    assert [(e["name"], e["difficulty"]) for e in entries[:3]] == [
+        ("Usta İki", "expert"), ("Usta", "expert"), ("Kolay", "easy")]
+    assert [(e["name"], e["score"]) for e in entries[3:]] == DEFAULTS
+    lines = run("highscores", "list", "--limit", "100").stdout.splitlines()[2:]
+    assert [line.split()[0] for line in lines] == ["1", "2", "1", "1", "2", "3", "4", "5"]
+    assert [e["name"] for e in _entries(run, "--level", "easy")] == ["Kolay"]
+    assert [e["name"] for e in _entries(run, "--level", "expert", "--limit", "1")] == [
+        "Usta İki"]
+    assert run("highscores", "list", "--level", "hard").stdout == (
+        "the vs_computer table of 19 x 33 at hard is empty\n")
+    result = run("highscores", "list", "--level", "impossible")
+    assert result.exit_code == 2 and "--level" in result.stderr
+    result = run("highscores", "list", "--mode", "online", "--level", "easy")
+    assert result.exit_code == 2 and "only the table against the computer has levels" in (
+        result.stderr)

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from service.domain import export_bounds
 from service.domain.board import MAX_HEIGHT, MAX_WIDTH
-from service.services import Services, streams
-from service.services.streams import MAX_EVENTS, MAX_LINE_BYTES, MAX_STREAM_BYTES
+from service.domain.export_bounds import MAX_EVENTS, MAX_LINE_BYTES, MAX_STREAM_BYTES
+from service.services import Services
 from squares_testing.play import computer_game
 from tests.cli.conftest import SQUARES
 from tests.factories import EventStreamFactory, GameFactory
@@ -210,14 +211,14 @@ def test_a_real_game_on_the_largest_field_is_within_every_bound_and_imports(
     assert len(lines) < MAX_EVENTS
     assert len(text.encode()) < MAX_STREAM_BYTES
     assert max(len(line) for line in lines) < MAX_LINE_BYTES
-    allowances = {"line_placed": streams.LINE_PLACED_BYTES,
-                  "stage_advanced": streams.STAGE_ADVANCED_BYTES,
-                  "piece_inserted": streams.PIECE_INSERTED_BYTES,
-                  "move_explained": streams.MOVE_EXPLAINED_BYTES,
-                  "signature": streams.SIGNATURE_BYTES}
+    allowances = {"line_placed": export_bounds.LINE_PLACED_BYTES,
+                  "stage_advanced": export_bounds.STAGE_ADVANCED_BYTES,
+                  "piece_inserted": export_bounds.PIECE_INSERTED_BYTES,
+                  "move_explained": export_bounds.MOVE_EXPLAINED_BYTES,
+                  "signature": export_bounds.SIGNATURE_BYTES}
     for line in lines[1:]:
         kind = json.loads(line)["type"]
-        assert len(line) <= allowances.get(kind, streams.ENDING_BYTES), line
+        assert len(line) <= allowances.get(kind, export_bounds.ENDING_BYTES), line
 
     state = services.queries.get_state(game_id)
     services.admin.delete_game(game_id)

@@ -104,7 +104,7 @@ def test_RULES_E1_import_and_verify_report_each_signature(run: Run, services: Se
     """Issue 34: a stream built offline imports as an archive game, and ``squares
     verify`` says so of each import; an export of this instance imports ranked."""
     from service.domain.commands import NewGame
-    from service.services.streams import to_jsonl
+    from service.domain.export_format import to_jsonl
     from squares_testing.greedy import Greedy
     from squares_testing.play import play_out
 

@@ -154,6 +154,12 @@ def test_every_page_works_without_a_violation(csp_page: tuple[Any, Watch],
     expect(page.locator("#highscores-table tbody tr").first).to_be_visible()
     watch.assert_clean("/highscores")
 
+    # A player's page (plain HTML and its stylesheet), reached by a name's link.
+    page.goto("/games")
+    page.locator(f'tr[data-game-id="{game_id}"] a.player-link').first.click()
+    expect(page.locator(f'#player-games tr[data-game-id="{game_id}"]')).to_be_visible()
+    watch.assert_clean("/players/<name>")
+
     # An online game's join page: join/main.js (a module) reads the code from the #fragment.
     online = live_server.post_json("/api/games", {"player_name": "Ece", "mode": "online",
                                                   "height": 7, "width": 9})

@@ -61,11 +61,12 @@ def test_a_practice_game_is_marked_practice_on_every_page(page: Any,
     expect(page.locator(".replay-title")).to_contain_text(PRACTICE)
     page.goto(f"/games/{game_id}?step=1")
     expect(page.locator(".replay-title")).to_contain_text(PRACTICE)
-    expect(page.locator("#step-desc")).to_contain_text("(practice game, seed 42)")
+    expect(page.locator("#step-desc")).to_contain_text("A new practice game on a 7 × 9 field")
+    expect(page.locator("#step-desc")).to_contain_text("Its seed is 42:")
     expect(page.locator('#moves a[data-step="1"]')).to_have_text("start: 7 × 9, practice, seed 42")
     page.goto(f"/games/{ranked['game_id']}?step=1")
     expect(page.locator(".replay-title")).not_to_contain_text(PRACTICE)
-    expect(page.locator("#step-desc")).to_contain_text("(ranked, seed committed (sha256 ")
+    expect(page.locator("#step-desc")).to_contain_text("The random pieces are sealed")
     expect(page.locator("#step-desc")).not_to_contain_text("null")
 
     # Played to the end: the page says it is not in the high score table, and it is not.

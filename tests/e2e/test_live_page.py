@@ -127,6 +127,10 @@ def test_the_list_follows_new_games_moves_and_ends_without_a_reload(
     expect(page.locator("#live-empty")).to_be_hidden()
     expect_row(page, ada["game_id"], ada["state"])
     expect(row(page, ada["game_id"]).locator(".name-2")).to_have_text("Computer")
+    # a human's name links to their page, a computer's to none
+    expect(row(page, ada["game_id"]).locator(".name-1")).to_have_attribute("href", "/players/Ada")
+    assert not row(page, ada["game_id"]).locator(".name-2").evaluate(
+        "a => a.hasAttribute('href')")
     expect(row(page, ada["game_id"]).locator(".kind")).to_have_text("easy practice")
     expect(page.locator("#live-news")).to_have_text("New game: Ada vs Computer.")
     expect(page.locator("#live-caption")).to_have_text(
@@ -143,6 +147,7 @@ def test_the_list_follows_new_games_moves_and_ends_without_a_reload(
     server.post_json(f"/api/games/{nil['game_id']}/claim",
                      {"code": nil["invite"]["code"], "name": "Bora"})
     expect(row(page, nil["game_id"]).locator(".name-2")).to_have_text("Bora")
+    expect(row(page, nil["game_id"]).locator(".name-2")).to_have_attribute("href", "/players/Bora")
     expect(row(page, nil["game_id"])).to_have_attribute("data-version", "2")
 
     # a move puts its game first; the link that has the focus keeps it

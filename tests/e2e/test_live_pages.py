@@ -120,9 +120,9 @@ def start_from_form(page: Any, name: str, seed: int) -> str:
     page.fill("#player-name", name)
     page.check('input[name="mode"][value="vs_computer"]')
     page.select_option("#difficulty", "easy")
-    if not page.is_visible("#field-size"):
-        page.click("details.more summary")
     page.select_option("#field-size", "7x9")
+    if not page.is_visible("#seed"):  # the second game's form keeps "More options" open
+        page.click("details.more summary")
     page.fill("#seed", str(seed))
     page.click("#start-btn")
     expect(page.locator("#game")).to_be_visible()

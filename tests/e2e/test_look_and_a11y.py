@@ -54,6 +54,7 @@ def pages_of(games: dict[str, Any]) -> list[tuple[str, str, str]]:
         ("games", "/games", "#games-table"),
         ("replay", f"/games/{mid}", "#moves a[aria-current]"),
         ("highscores", "/highscores", "#highscores-table"),
+        ("player", "/players/Bora", "#player-games"),
     ]
 
 

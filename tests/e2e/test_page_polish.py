@@ -113,7 +113,7 @@ def test_watch_opened_mid_game_lists_the_moves_so_far_without_a_gap(
     assert past.first.evaluate("li => li.value") == opened["version"]
     events = live_server.get_json(f"/api/games/{game_id}/events")["events"]
     assert events[-1]["seq"] == opened["version"]
-    expect(past.last).to_contain_text("Game created")  # step 1: the game as created
+    expect(past.last).to_contain_text("A new practice game on a 15 × 25 field")  # step 1: the game as created
     expect(page.locator("#feed li")).to_have_count(0)
     feed = box(page, "#feed-box")
     assert feed["height"] > 150, feed  # a list to read, not an empty heading

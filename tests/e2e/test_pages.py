@@ -75,7 +75,7 @@ def test_play_by_keyboard_and_mouse_through_the_three_stages(
     move_cursor_to(page, *bad)
     page.keyboard.press("Space")
     expect(page.locator("#message")).to_have_attribute("data-code", "stage1_needs_square")
-    expect(page.locator("#message")).to_contain_text("every line must form a square")
+    expect(page.locator("#message")).to_contain_text("every line must close a square")
     assert version(page) == state["version"]
     expect(slot(page, *bad)).to_have_class(classes("empty"))
 
@@ -184,7 +184,7 @@ def test_a_short_game_to_the_end_then_its_replay_and_the_high_scores(
     expect(mine).to_contain_text(name)
     expect(mine.locator("td").nth(2)).to_have_text(str(state["scores"][0]))
     # the game beside the games of its field size (the defaults are the default field's)
-    expect(page.locator("#over-caption")).to_have_text("High scores on 9 × 13")
+    expect(page.locator("#over-caption")).to_have_text("High scores on 9 × 13, easy level")
     expect(page.locator("#over-table")).not_to_contain_text("Tarık Yolcu")
     expect(page.locator("#over-practice")).to_be_hidden()
     expect(page.locator("#over-assisted")).to_be_hidden()
@@ -195,8 +195,9 @@ def test_a_short_game_to_the_end_then_its_replay_and_the_high_scores(
     page.click("#over-replay")
     page.wait_for_url(f"**/games/{game_id}**")
     expect(page.locator(BOARD)).to_have_attribute("data-step", "1")
-    expect(page.locator("#step-desc")).to_contain_text("Game created: 9 × 13 field")
-    expect(page.locator("#step-desc")).to_contain_text("(ranked, seed committed (sha256 ")
+    expect(page.locator("#step-desc")).to_contain_text("A new game on a 9 × 13 field")
+    expect(page.locator("#step-desc")).to_contain_text(
+        "The random pieces are sealed: the seed is revealed when the game ends.")
     events = live_server.get_json(f"/api/games/{game_id}/events")["events"]
     total = len(events)
     expect(page.locator("#step-total")).to_have_text(str(total))

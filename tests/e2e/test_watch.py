@@ -87,7 +87,7 @@ def test_watch_follows_a_game_played_through_the_api(
     assert [e["type"] for e in events[-3:]] == ["game_over", "seed_revealed",
                                                 "high_scores_entered"]
     expect(page.locator("#feed li").nth(1)).to_have_text(
-        f"Seed revealed: {events[-2]['data']['seed']}; it matches the commitment")
+        f"The seed is revealed: {events[-2]['data']['seed']}, the one sealed at the start.")
     expect(page.locator(".replay-title")).not_to_contain_text("practice")
     time.sleep(1.5)  # the finished stream is closed, not reopened every second
     assert page.evaluate("window.__cspViolations") == []

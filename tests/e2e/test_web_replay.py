@@ -93,7 +93,7 @@ def test_replay_shows_the_computers_plan_and_each_step_in_words(
 
     # Every step is described in words that match its event.
     words = {
-        "game_created": "Game created",
+        "game_created": "game on a ",
         "line_placed": "placed a line at",
         "stage_advanced": "",
         "piece_inserted": "Random piece:",

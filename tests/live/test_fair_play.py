@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.domain.commands import Advance
-from service.domain.events import event_from_dict
+from service.domain.event_codec import event_from_dict
 from service.domain.fold import fold
 from service.domain.replay_check import replay_check
 from service.domain.rules import decide

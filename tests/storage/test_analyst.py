@@ -66,6 +66,28 @@ def test_each_ended_game_is_reviewed_once_and_running_ones_wait(services: Servic
     assert _reviewed(store) == ended | {running}
 
 
+def test_a_resigned_game_and_an_aborted_one_are_reviewed_once_each(services: Services) -> None:
+    """``game_over`` after ``game_resigned`` ends a game as any game_over does, and
+    ``game_aborted`` is one of the analyst's endings (`ENDINGS`)."""
+    store = services.store
+    resigned = services.play.create_game(player_name="Ada", height=7, width=9)
+    services.play.advance(resigned.game_id, resigned.token)
+    services.play.resign(resigned.game_id, resigned.token)
+    aborted = services.play.create_game(player_name="Ann", mode="online", height=7, width=9)
+    services.play.abort(aborted.game_id, aborted.token)
+    running = _running_game(services, 4)
+    steps: list[Step] = []
+    assert Analyst(store).catch_up(steps.append) == 2
+    assert _reviewed(store) == {resigned.game_id, aborted.game_id}
+    assert running not in _reviewed(store)
+    with store.unit_of_work(write=False) as uow:
+        for game_id in (resigned.game_id, aborted.game_id):
+            stored = uow.reviews.get(game_id)
+            assert stored is not None and "error" not in stored.body
+            events = [s.event for s in uow.events.load(game_id)]
+            assert stored.body == review_game(events).to_dict()
+
+
 def test_a_game_deleted_before_its_review_is_passed_over(services: Services) -> None:
     """Deleted before the analyst reads it: its events are gone with it. Deleted
     while it is reviewed: the step moves the checkpoint past it and stores nothing."""

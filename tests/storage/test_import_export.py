@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
-from service.domain.events import event_to_json
+from service.domain.event_codec import event_to_json
 from service.errors import GameExists, InvalidStream, TokenInvalid
 from service.services import Services
 from service.store import events_table, games_table, high_scores_table
@@ -207,3 +207,45 @@ def test_rule_E1_M2_a_re_imported_online_game_is_in_the_online_table_once(
     table = services.queries.high_scores(100, height=7, width=9, mode="online")
     assert sorted((h.game_id, h.seat, h.name) for h in table if h.game_id is not None) == [
         (game_id, 1, "Ann"), (game_id, 2, "Bob")]
+
+
+@pytest.mark.parametrize("ending", ["resigned", "aborted"])
+def test_a_resigned_or_aborted_game_exports_imports_verifies_and_rebuilds(
+        services: Services, ending: str) -> None:
+    """docs/rules.md, "Resigning and aborting": the events of a game ended early are
+    re-decided by `verify` and by an import (`replay_check`), and the games row that
+    `rebuild` writes from them is the one the append wrote."""
+    created = services.play.create_game(player_name="Ann", mode="online", height=7, width=9)
+    assert created.invite is not None and created.state.game.ranked
+    claimed = services.play.claim_seat(created.game_id, created.invite.code, "Bob")
+    tokens = {1: created.token, 2: claimed.token}
+    game_id, first = created.game_id, claimed.state.turn
+    services.play.advance(game_id, tokens[first])  # one seat moved: abort still allowed
+    if ending == "resigned":
+        services.play.resign(game_id, tokens[3 - first])
+    else:
+        services.play.abort(game_id, tokens[3 - first])
+    summary = services.queries.get_summary(game_id)
+    assert (summary.status, summary.winner) == (
+        ("finished", first) if ending == "resigned" else ("aborted", None))
+    assert services.admin.verify(game_id) == []
+
+    with services.store.engine.begin() as conn:  # a row that says something else
+        conn.execute(update(games_table).where(games_table.c.game_id == game_id)
+                     .values(status="active", winner=None, finished_at=None))
+    assert [p.kind for p in services.admin.verify(game_id)] == ["read_model"] * (
+        3 if ending == "resigned" else 1)
+    assert services.admin.rebuild_read_model(game_id) == 1
+    assert services.queries.get_summary(game_id) == summary
+    assert services.admin.verify(game_id) == []
+
+    exported = services.admin.export_game(game_id)
+    assert f'"type":"game_{ending}"' in exported
+    state = services.queries.get_state(game_id)
+    services.admin.delete_game(game_id)
+    new_id = services.admin.import_game(exported)
+    assert services.queries.get_state(new_id) == state
+    assert services.queries.get_summary(new_id).status == summary.status
+    assert services.admin.verify(new_id) == []
+    table = services.queries.high_scores(100, height=7, width=9, mode="online")
+    assert [h for h in table if h.game_id == new_id] == []  # no table, also imported

@@ -9,6 +9,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
+from service.domain.names import name_key
 from service.errors import GameExists
 from service.ops import settings
 from service.ops.database_urls import sqlalchemy_url
@@ -281,5 +282,49 @@ def test_0013_fills_the_seed_commitment_that_finds_a_stored_game(
             services.admin.import_game(exported)
         assert caught.value.details["game_id"] == game.game_id
         assert services.queries.list_games()[1] == 1
+    finally:
+        services.store.dispose()
+
+
+def test_0015_fills_the_name_keys_of_the_games_stored_before_it(
+        empty_database_url: str) -> None:
+    """The games stored before 0015 are found on their players' pages: each human
+    seat's name key is filled (seat 2 of an online game from its claim), none for a
+    computer seat or a seat nobody claimed."""
+    url = empty_database_url
+    migrate(url)
+    services = Services.from_url(url)
+    try:
+        solo = services.play.create_game(player_name="Selin", height=7, width=9, seed=1)
+        pair = services.play.create_game(player_name="Ali", second_name="selin",
+                                         mode="two_players", height=7, width=9, seed=2)
+        online = services.play.create_game(player_name="Bora", mode="online", height=7,
+                                           width=9, seed=3)
+        assert online.invite is not None
+        services.play.claim_seat(online.game_id, online.invite.code, "Ece")
+        waiting = services.play.create_game(player_name="Nil", mode="online", height=7,
+                                            width=9, seed=4)
+        machines = services.play.create_game(player_name="x", mode="computer_vs_computer",
+                                             height=7, width=9, seed=5)
+    finally:
+        services.store.dispose()
+    downgrade(url, "0014")
+    assert "first_key" not in _columns(url)["games"]
+    migrate(url)
+    services = Services.from_url(url)
+    try:
+        selin = services.players.page("SELİN")
+        assert [g.summary.game_id for g in selin.games] == [pair.game_id, solo.game_id]
+        assert [g.seat for g in selin.games] == [2, 1]
+        assert [g.summary.game_id for g in services.players.page("ece").games] == [
+            online.game_id]
+        with services.store.unit_of_work(write=False) as uow:
+            keys = {game.game_id: uow.games.name_keys(game.game_id)
+                    for game in (online, waiting, machines)}
+        assert keys == {
+            online.game_id: {"first_key": name_key("Bora"), "second_key": name_key("Ece")},
+            waiting.game_id: {"first_key": name_key("Nil"), "second_key": None},
+            machines.game_id: {"first_key": None, "second_key": None}}
+        assert services.admin.verify() == []  # the keys are those the events give
     finally:
         services.store.dispose()

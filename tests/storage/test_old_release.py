@@ -25,7 +25,8 @@ import pytest
 from sqlalchemy import DateTime, MetaData, insert, text
 
 from service.domain.commands import PlaceLine
-from service.domain.events import Event, event_from_dict
+from service.domain.event_codec import event_from_dict
+from service.domain.events import Event
 from service.domain.fold import fold
 from service.domain.start import first_seat
 from service.services import Services

@@ -1,21 +1,23 @@
 """The games read model is defined once (`GameSummary`); the table, the API schema
-and the row mapping follow it. Stored v1 events are upcast on load."""
+and the row mapping follow it (the table has the seats' name keys besides). Stored
+v1 events are upcast on load."""
 
 from __future__ import annotations
 
 from sqlalchemy import update
 
-from service.api.schemas import SummarySchema
+from service.api.response_schemas import SummarySchema
 from service.domain.events import LinePlaced
 from service.services import Services
 from service.store import SUMMARY_FIELDS, events_table, games_table
+from service.store.summaries import KEY_FIELDS
 from tests.factories import GameFactory
 
 
 def test_the_table_and_the_api_schema_follow_the_summary_definition() -> None:
-    assert set(games_table.c.keys()) == {*SUMMARY_FIELDS, "token_hash", "token_salt",
-                                         "creator", "seed_secret", "seed_commitment",
-                                         "signature"}
+    assert set(games_table.c.keys()) == {*SUMMARY_FIELDS, *KEY_FIELDS, "token_hash",
+                                         "token_salt", "creator", "seed_secret",
+                                         "seed_commitment", "signature"}
     assert tuple(SummarySchema().fields) == SUMMARY_FIELDS
 
 

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from service.domain.commands import NewGame, RuleViolation
+from service.domain.export_format import to_jsonl
 from service.domain.signing import key_id, sign
 from service.errors import InvalidStream
 from service.ops.settings import SettingError, Settings
 from service.services import Services, export_keys
-from service.services.streams import to_jsonl
 from squares_testing.greedy import Greedy
 from squares_testing.play import play_out, play_unassisted
 

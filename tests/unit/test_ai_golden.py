@@ -21,7 +21,7 @@ import pytest
 from service.domain.ai import ComputerPlayer, hint, stage2
 from service.domain.ai.compact import Board
 from service.domain.commands import NewGame
-from service.domain.events import event_to_json
+from service.domain.event_codec import event_to_json
 from service.domain.fold import apply_all
 from service.domain.players import play_turn
 from service.domain.rules import decide

@@ -7,14 +7,9 @@ import json
 
 import pytest
 
-from service.domain.events import (
-    UPCASTER_ADDS,
-    UPCASTERS,
-    EventFormatError,
-    LinePlaced,
-    event_from_dict,
-    event_to_json,
-)
+from service.domain.event_codec import event_from_dict, event_to_json
+from service.domain.events import EventFormatError, LinePlaced
+from service.domain.upcasters import UPCASTER_ADDS, UPCASTERS
 from tests.factories import EventStreamFactory
 
 

@@ -19,7 +19,7 @@ from service.domain.ai.stage1 import exhaustive
 from service.domain.ai.walks import random_search
 from service.domain.board import geometry
 from service.domain.commands import NewGame
-from service.domain.events import event_to_json
+from service.domain.event_codec import event_to_json
 from service.domain.random_lines import EDITIONS, piece_sizes
 from squares_testing.play import play_out
 

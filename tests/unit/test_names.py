@@ -1,12 +1,16 @@
-"""RULES, extended (issue 23, fair play): what a player name may be.
+"""RULES, extended (issue 23, fair play): what a player name may be, and when two
+names are the same name (docs/rules.md, "Names that match").
 
-A name is normalised to NFKC and stripped, the 1..32 length rule counts the
-normalised text, it needs a visible letter or digit, and it may not look like a
-different name of the high score table (UTS #39 skeletons, `names.look_alike`; the
-table itself is checked in tests/api/test_names.py).
+A name is normalised to NFKC, its runs of white space become one ASCII space and it is
+stripped; the 1..32 length rule counts the normalised text, it needs a visible letter
+or digit, holds no blank letter (Hangul fillers, braille blank), and it may not be the
+same name as a different name of the high score table (equal `names.name_key`s,
+`names.look_alike`; the table itself is checked in tests/api/test_names.py).
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 import pytest
 
@@ -18,6 +22,7 @@ from service.domain.names import (
     clean_name,
     is_default_ignorable,
     look_alike,
+    name_key,
     skeleton,
 )
 from service.domain.ranking import DEFAULT_HIGH_SCORES
@@ -75,7 +80,7 @@ def test_RULES_blank_looking_names_are_refused(name: str) -> None:
     assert refused.details == {"field": "player_name"}
 
 
-@pytest.mark.parametrize("name", ["7", "李", "\u0663", "Ali \u2800", "\u00e9"])
+@pytest.mark.parametrize("name", ["7", "李", "\u0663", "\u00e9"])
 def test_RULES_one_visible_letter_or_digit_is_enough(name: str) -> None:
     assert clean_name(name) == name
 
@@ -100,12 +105,11 @@ def test_RULES_names_have_at_most_three_combining_marks_on_a_character(name: str
     "1\ufe0f\u20e3",  # a keycap: two marks
 ])
 def test_RULES_names_of_real_scripts_keep_their_marks(name: str) -> None:
-    import unicodedata
-
     assert clean_name(name) == unicodedata.normalize("NFKC", name)
 
 
-@pytest.mark.parametrize("name", ["Ali\u200bVeli", "Ali\u202eVeli", "Ali\ue000", "Ali\x07"])
+@pytest.mark.parametrize("name", ["Ali\u200bVeli", "Ali\u202eVeli", "Ali\ue000", "Ali\x07",
+                                  "Ali\x1cVeli"])  # white space to str.split, not to Unicode
 def test_RULES_names_still_refuse_control_format_and_private_use(name: str) -> None:
     assert "control, invisible or unassigned" in _refused(name).message
 
@@ -124,8 +128,7 @@ def test_RULES_cyrillic_lookalike_of_a_table_name_is_refused() -> None:
 
 @pytest.mark.parametrize(("name", "existing"), [
     ("AIi Okyanus", "Ali Okyanus"),  # a capital I for the l
-    ("Eda  Fırat", "Eda Fırat"),  # two spaces show as one on a page
-    ("Eda Fırat\u3164", "Eda Fırat"),  # a trailing filler
+    ("eda fırat", "Eda Fırat"),  # the same name in small letters
     ("Sin\u0435m Okur", "Sinem Okur"),  # a Cyrillic е inside
     ("\u03a4ar\u0131k Yolcu", "Tarık Yolcu"),  # a Greek capital tau
 ])
@@ -136,7 +139,8 @@ def test_RULES_other_lookalikes_of_table_names_are_found(name: str, existing: st
 @pytest.mark.parametrize("name", [
     "Eda Fırat", "Deniz Vadi",  # the same name: a player plays on under it
     "\U0001d413ar\u0131k Yolcu",  # MATHEMATICAL BOLD T: NFKC makes it "Tarık Yolcu"
-    "Eda", "eda fırat", "Ali Okyanus 2",  # visibly different
+    "Eda  Fırat", "Eda\u00a0Fırat",  # stored as "Eda Fırat": the same name again
+    "Eda", "Eda Fırtına", "Ali Okyanus 2",  # different names
 ])
 def test_RULES_the_same_name_or_a_different_looking_one_is_no_lookalike(name: str) -> None:
     assert look_alike(clean_name(name), TABLE) is None
@@ -146,3 +150,106 @@ def test_RULES_a_table_name_in_another_normal_form_is_the_same_name() -> None:
     # rows older than NFKC names may hold a compatibility form of the name
     assert look_alike("Ali", ["\uff21\uff4c\uff49"]) is None
     assert look_alike("Ali", ["A\u0406i"]) == "A\u0406i"  # a Ukrainian І: another name
+
+
+# --- Names that match (docs/rules.md): one key, `name_key`, decides "the same name" --
+
+EDA = "Eda F\u0131rat"
+FILLED = ["Eda\u2800F\u0131rat", "Eda\u3164F\u0131rat", "Eda\uffa0F\u0131rat",
+          "Eda\u115fF\u0131rat", "Eda\u1160F\u0131rat"]  # a blank letter for the space
+
+
+@pytest.mark.parametrize("name", [*FILLED, "Ali \u2800", "\u2800Ali", "Eda F\u0131rat\u3164"])
+def test_RULES_names_holding_a_blank_letter_are_refused(name: str) -> None:
+    refused = _refused(name)
+    assert refused.message == "a name cannot hold invisible or blank characters"
+    assert refused.details == {"field": "player_name"}
+
+
+@pytest.mark.parametrize("name", [
+    "Eda  F\u0131rat",  # two spaces
+    "Eda\u00a0F\u0131rat",  # a no-break space
+    "Eda\tF\u0131rat", "Eda\r\nF\u0131rat",  # a tab, a line break
+    "Eda \u3000\u2003 F\u0131rat",  # an ideographic and an em space among spaces
+    "\u2002Eda\u202fF\u0131rat\u205f",  # an en, a narrow no-break and a math space
+])
+def test_RULES_every_run_of_white_space_is_stored_as_one_ascii_space(name: str) -> None:
+    assert clean_name(name) == EDA
+
+
+@pytest.mark.parametrize("name", [
+    *FILLED,  # refused as new names, yet rows of before hold them: they still match
+    "eda f\u0131rat", "EDA FIRAT", "eda firat", "Eda Firat",
+    "Eda F\u0131ra\u1e6d",  # ṭ precomposed (U+1E6D)
+    "Eda F\u0131rat\u0323",  # t + COMBINING DOT BELOW
+    "Eda  F\u0131rat", "Eda\u00a0F\u0131rat", " Eda F\u0131rat ",
+    CYRILLIC_EDA,  # a Cyrillic Е
+    "\uff25\uff44\uff41 F\u0131rat",  # full-width Eda
+    "Ed\u200ba F\u0131rat",  # a zero-width space: drawn as nothing, counts as nothing
+])
+def test_RULES_these_names_are_the_same_name_as_eda_firat(name: str) -> None:
+    assert name_key(name) == name_key(EDA) == "eda firat"
+
+
+def test_RULES_ta_with_a_dot_below_is_one_letter_in_either_encoding() -> None:
+    assert "Eda F\u0131ra\u1e6d" != "Eda F\u0131rat\u0323"
+    assert name_key("Eda F\u0131ra\u1e6d") == name_key("Eda F\u0131rat\u0323") == name_key(EDA)
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("\u0130STANBUL", "istanbul"),  # Turkish: dotted capital İ, dotted i
+    ("\u0130STANBUL", "i\u0307stanbul"),  # what str.casefold makes of İ
+    ("IRMAK", "\u0131rmak"),  # Turkish: dotless capital I, dotless ı
+    ("Irene", "irene"),  # English: I is i
+    ("\u0131rmak", "irmak"),  # merged beyond either language: the safe side
+    ("AIi Okyanus", "Ali Okyanus"),  # a capital I reads as l: so i and l are one letter
+    ("Ali", "All"),  # ... the price of it
+    ("\u03a4ar\u0131k", "Tar\u0131k"),  # a Greek capital Τ is a T (its small τ is no t)
+    ("\u0422ar\u0131k", "tar\u0131k"),  # so is a Cyrillic capital Т
+    ("0scar", "oscar"),  # the digit 0 looks like a capital O, and O is o
+    ("Mia", "mia"),  # case folded before the skeleton's m = rn, too
+    ("Al\u00ee", "Ali"),  # marks are dropped: Alî is Ali
+    ("G\u00fcl\u015fen", "Gulsen"),  # ... and Gülşen is Gulsen
+])
+def test_RULES_names_that_match_whatever_their_case_and_marks(one: str, other: str) -> None:
+    assert name_key(one) == name_key(other)
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    (EDA, "Eda F\u0131rt\u0131na"),
+    (EDA, "Eda"),
+    (EDA, "EdaF\u0131rat"),  # a space is a difference
+    ("Ali", "Ali 2"),
+    ("Ali", "Veli"),
+])
+def test_RULES_different_names_do_not_match(one: str, other: str) -> None:
+    assert name_key(one) != name_key(other)
+
+
+@pytest.mark.parametrize("name", [EDA, " EDA\u00a0 FIRAT", "\u0130STANBUL", "Ays\u0327e",
+                                  "\uff21\uff4c\uff49", "1\ufe0f\u20e3",
+                                  "\u05e9\u05bc\u05c1\u05b8\u05dc\u05d5\u05b9\u05dd"])
+def test_RULES_clean_name_keeps_the_key_of_what_it_accepts(name: str) -> None:
+    assert name_key(clean_name(name)) == name_key(name)
+
+
+def test_RULES_every_variant_of_a_table_name_is_found_and_the_name_itself_is_not() -> None:
+    variants = ["eda f\u0131rat", "EDA FIRAT", "Eda F\u0131ra\u1e6d", "Eda F\u0131rat\u0323",
+                CYRILLIC_EDA]
+    assert all(look_alike(clean_name(v), TABLE) == EDA for v in variants)
+    assert all(look_alike(clean_name(v), TABLE) is None
+               for v in (EDA, "Eda  F\u0131rat", "Eda\u00a0F\u0131rat"))
+    # a row of before that holds a filler is a different name, displayed differently
+    assert look_alike(EDA, ["Eda\u3164F\u0131rat"]) == "Eda\u3164F\u0131rat"
+    assert look_alike(EDA, ["Eda  F\u0131rat"]) is None  # but not a wider space
+
+
+def test_RULES_the_key_of_a_key_is_itself_for_every_character() -> None:
+    # name_key folds until nothing changes, within a bound: the bound is enough for
+    # every code point (a name's key is then a fixed point, as a database key must be)
+    for code in range(0x110000):
+        char = chr(code)
+        if unicodedata.category(char) in ("Cs", "Co", "Cn"):
+            continue
+        key = name_key(char)
+        assert name_key(key) == key, hex(code)

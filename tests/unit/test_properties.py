@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.domain.commands import Advance, Command, NewGame, PlaceLine, RuleViolation
+from service.domain.event_codec import event_from_dict, event_to_json
 from service.domain.events import (
     OWNERLESS,
     SEAT_LETTERS,
@@ -29,8 +30,6 @@ from service.domain.events import (
     GameOver,
     LinePlaced,
     PieceInserted,
-    event_from_dict,
-    event_to_json,
 )
 from service.domain.fold import apply_all, fold
 from service.domain.replay_check import replay_check
@@ -223,7 +222,7 @@ def test_the_same_seed_and_commands_give_byte_identical_events(seed, size, choic
 
 _GAME_SCRIPT = """
 import hashlib, random
-from service.domain.events import event_to_json
+from service.domain.event_codec import event_to_json
 from service.domain.commands import NewGame, Advance, PlaceLine
 from service.domain.rules import decide, legal_actions
 from service.domain.start import start_game

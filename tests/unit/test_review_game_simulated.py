@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from service.domain.events import event_from_dict
+from service.domain.event_codec import event_from_dict
 from service.domain.fold import fold
 from service.domain.review.game import review_game
 from tests.factories import build_stream

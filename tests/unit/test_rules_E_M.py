@@ -109,7 +109,7 @@ def test_rule_M1_the_computer_owns_its_squares_with_C():
         ({"mode": "two_players", "second_name": "   "}, "invalid_name"),
         ({"player_name": ""}, "invalid_name"),
         ({"player_name": "x" * 33}, "invalid_name"),
-        ({"player_name": "a\nb"}, "invalid_name"),
+        ({"player_name": "a\x07b"}, "invalid_name"),  # a control character (a bell)
     ],
 )
 def test_rule_M1_M2_M3_bad_seats_are_refused_with_a_stable_code(kwargs, code):

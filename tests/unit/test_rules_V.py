@@ -10,6 +10,7 @@ import json
 import pytest
 
 from service.domain.commands import NewGame, PlaceLine
+from service.domain.event_codec import event_from_dict, event_to_json
 from service.domain.events import (
     Event,
     GameCreated,
@@ -19,8 +20,6 @@ from service.domain.events import (
     PieceInserted,
     SeedRevealed,
     StageAdvanced,
-    event_from_dict,
-    event_to_json,
 )
 from service.domain.fold import apply, fold
 from service.domain.replay_check import replay_check

@@ -8,11 +8,8 @@ import dataclasses
 import pytest
 
 from service.domain.commands import Advance, ClaimSeat, NewGame, PlaceLine
-from service.domain.events import (
-    GameCreated,
-    SeedRevealed,
-    event_from_dict,
-)
+from service.domain.event_codec import event_from_dict
+from service.domain.events import GameCreated, SeedRevealed
 from service.domain.fold import apply_all, fold
 from service.domain.players import play_turn
 from service.domain.replay_check import replay_check

@@ -10,13 +10,8 @@ import json
 import pytest
 
 from service.domain.commands import Advance, NewGame, RuleViolation, UseHint
-from service.domain.events import (
-    HighScoresEntered,
-    HintUsed,
-    PieceInserted,
-    event_from_dict,
-    event_to_json,
-)
+from service.domain.event_codec import event_from_dict, event_to_json
+from service.domain.events import HighScoresEntered, HintUsed, PieceInserted
 from service.domain.fold import apply_all, fold
 from service.domain.players import play_turn
 from service.domain.ranking import (

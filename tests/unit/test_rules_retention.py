@@ -17,14 +17,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from service.domain.commands import Abandon, Advance, ClaimSeat, NewGame, PlaceLine, RuleViolation
+from service.domain.event_codec import event_from_dict, event_to_json
 from service.domain.events import (
     EventFormatError,
     GameAbandoned,
     HighScoresEntered,
     SeatClaimed,
     SeedRevealed,
-    event_from_dict,
-    event_to_json,
 )
 from service.domain.fold import apply_all, fold
 from service.domain.render import render_status

@@ -15,13 +15,8 @@ import pytest
 
 from service.domain.board import geometry
 from service.domain.commands import Advance, NewGame, PlaceLine
-from service.domain.events import (
-    GameCreated,
-    PieceInserted,
-    StageAdvanced,
-    event_from_dict,
-    event_to_json,
-)
+from service.domain.event_codec import event_from_dict, event_to_json
+from service.domain.events import GameCreated, PieceInserted, StageAdvanced
 from service.domain.fold import apply_all, fold
 from service.domain.random_lines import RULES_EDITION, piece_sizes
 from service.domain.replay_check import replay_check

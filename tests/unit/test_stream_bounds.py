@@ -1,4 +1,4 @@
-"""Bounded import parsing (issue 23, item 7): `streams.parse_lines` reads a binary
+"""Bounded import parsing (issue 23, item 7): `export_format.parse_lines` reads a binary
 stream line by line within caps derived from the largest legal game, refuses the
 first line that breaks one, and reads nothing after it."""
 
@@ -10,8 +10,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from service.domain import export_bounds, export_format
 from service.domain.board import MAX_HEIGHT, MAX_WIDTH, MIN_SIZE, geometry
 from service.domain.commands import NewGame
+from service.domain.event_codec import event_to_json
 from service.domain.events import (
     Event,
     GameAbandoned,
@@ -25,33 +27,29 @@ from service.domain.events import (
     SeatClaimed,
     SeedRevealed,
     StageAdvanced,
-    event_to_json,
 )
+from service.domain.export_bounds import (
+    MAX_DEPTH,
+    MAX_EVENTS,
+    MAX_INT_DIGITS,
+    MAX_LINE_BYTES,
+    MAX_STREAM_BYTES,
+)
+from service.domain.export_format import StreamRefused, parse_lines, parse_stream
 from service.domain.names import NAME_MAX
 from service.domain.pieces import MAX_TRIES
 from service.domain.random_lines import RULES_EDITION, initial_line_count
 from service.domain.rules import PENALTY
 from service.domain.signing import sign
 from service.domain.start import start_game
-from service.errors import InvalidStream
-from service.services import streams
-from service.services.streams import (
-    MAX_DEPTH,
-    MAX_EVENTS,
-    MAX_INT_DIGITS,
-    MAX_LINE_BYTES,
-    MAX_STREAM_BYTES,
-    parse_lines,
-    parse_stream,
-)
 
 ABANDONED = event_to_json(GameAbandoned("idle"))
 # the longest name, each character 4 UTF-8 bytes and a 12-byte JSON escape
 LONG_NAME = "\U00020000" * NAME_MAX
 
 
-def _refusal(data: bytes) -> InvalidStream:
-    with pytest.raises(InvalidStream) as caught:
+def _refusal(data: bytes) -> StreamRefused:
+    with pytest.raises(StreamRefused) as caught:
         parse_lines(io.BytesIO(data))
     return caught.value
 
@@ -83,10 +81,10 @@ def _endless(first: bytes, then: bytes) -> Iterator[bytes]:
 def test_the_event_cap_counts_every_event_a_turn_can_have() -> None:
     g = geometry(MAX_HEIGHT, MAX_WIDTH)
     slots = len(g.inner_slots) - initial_line_count(g, RULES_EDITION)
-    assert streams.open_slots() == slots == 1013  # the same by every rules edition
+    assert export_bounds.open_slots() == slots == 1013  # the same by every rules edition
     # game_created, seat_claimed, hint_used; the turns; the three ending events
-    assert MAX_EVENTS == streams.most_events() == 3 + slots + slots * 8 + 3
-    assert streams.most_events(MIN_SIZE, MIN_SIZE) < MAX_EVENTS
+    assert MAX_EVENTS == export_bounds.most_events() == 3 + slots + slots * 8 + 3
+    assert export_bounds.most_events(MIN_SIZE, MIN_SIZE) < MAX_EVENTS
 
 
 def _largest_created() -> Event:
@@ -99,8 +97,8 @@ def _largest_created() -> Event:
 def test_the_line_cap_is_four_times_the_largest_game_created_written_loosely() -> None:
     loose = json.dumps(_largest_created().to_dict())  # spaced, every name escaped
     assert len(event_to_json(_largest_created()).encode()) < len(loose)
-    assert len(loose) < streams.largest_event_bytes()
-    assert 4 * streams.largest_event_bytes() == MAX_LINE_BYTES
+    assert len(loose) < export_bounds.largest_event_bytes()
+    assert 4 * export_bounds.largest_event_bytes() == MAX_LINE_BYTES
 
 
 def _canonical_bytes(event: Event) -> int:
@@ -110,17 +108,17 @@ def _canonical_bytes(event: Event) -> int:
 def test_each_kind_of_event_fits_its_size_in_the_stream_cap() -> None:
     x, y = MAX_WIDTH - 1, MAX_HEIGHT - 1
     box = (x - 1, y - 1)
-    turns = streams.open_slots()
+    turns = export_bounds.open_slots()
     reason = ("exhaustive search of 20000 paths from 1013 starts; of the best, the one "
               "leaving the least to give away (search budget reached; hard's random "
               "walks added)")
     largest = {
-        streams.LINE_PLACED_BYTES: LinePlaced(2, x, y, 1, ((*box, "P"),) * 2, PENALTY),
-        streams.STAGE_ADVANCED_BYTES: StageAdvanced(2, 2, 2, turns, "irregular_square"),
-        streams.PIECE_INSERTED_BYTES: PieceInserted(2, 3, ((4, 4),) * 3, ((x, y),) * 3,
-                                                    MAX_TRIES, False, (box,) * 6),
-        streams.MOVE_EXPLAINED_BYTES: MoveExplained(2, 1, "moderate", -9999, *box, (),
-                                                    turns, 20000, reason),
+        export_bounds.LINE_PLACED_BYTES: LinePlaced(2, x, y, 1, ((*box, "P"),) * 2, PENALTY),
+        export_bounds.STAGE_ADVANCED_BYTES: StageAdvanced(2, 2, 2, turns, "irregular_square"),
+        export_bounds.PIECE_INSERTED_BYTES: PieceInserted(2, 3, ((4, 4),) * 3, ((x, y),) * 3,
+                                                          MAX_TRIES, False, (box,) * 6),
+        export_bounds.MOVE_EXPLAINED_BYTES: MoveExplained(2, 1, "moderate", -9999, *box, (),
+                                                          turns, 20000, reason),
     }
     for allowance, event in largest.items():
         assert _canonical_bytes(event) <= allowance, event.TYPE
@@ -128,17 +126,17 @@ def test_each_kind_of_event_fits_its_size_in_the_stream_cap() -> None:
     ending = [SeatClaimed(2, LONG_NAME), HintUsed(2), GameOver((-9999, -9999), (800, 800), 800, 2),
               SeedRevealed("f" * 32), HighScoresEntered((entry, entry))]
     loosely = sum(len(json.dumps(e.to_dict())) + 1 for e in ending)  # names escaped
-    assert loosely <= streams.ENDING_BYTES
-    signed = streams.to_jsonl([], sign([], b"k" * 32))  # the signature line alone
-    assert len(signed.encode()) <= streams.SIGNATURE_BYTES
-    assert MAX_STREAM_BYTES == streams.most_stream_bytes() > MAX_EVENTS * 200
+    assert loosely <= export_bounds.ENDING_BYTES
+    signed = export_format.to_jsonl([], sign([], b"k" * 32))  # the signature line alone
+    assert len(signed.encode()) <= export_bounds.SIGNATURE_BYTES
+    assert MAX_STREAM_BYTES == export_bounds.most_stream_bytes() > MAX_EVENTS * 200
 
 
 # -- reading stops at the first bad line -------------------------------------------------
 def test_a_stream_past_the_event_cap_is_refused_at_the_cap_unread_beyond() -> None:
     first = event_to_json(_largest_created()).encode() + b"\n"
     reader = CountingReader(_endless(first, ABANDONED.encode() + b"\n"))
-    with pytest.raises(InvalidStream) as caught:
+    with pytest.raises(StreamRefused) as caught:
         parse_lines(reader)
     assert caught.value.details["line"] == MAX_EVENTS + 1
     assert "more than" in caught.value.details["reason"]
@@ -148,7 +146,7 @@ def test_a_stream_past_the_event_cap_is_refused_at_the_cap_unread_beyond() -> No
 def test_a_bad_line_is_the_last_line_read() -> None:
     lines = iter([ABANDONED.encode() + b"\n", b"{oops\n", *[b"x\n"] * 10])
     reader = CountingReader(lines)
-    with pytest.raises(InvalidStream) as caught:
+    with pytest.raises(StreamRefused) as caught:
         parse_lines(reader)
     assert caught.value.details["line"] == 2 and reader.served == 2
 
@@ -157,7 +155,7 @@ def test_a_stream_past_the_byte_cap_is_refused_at_the_line_that_crosses_it() -> 
     padded = (ABANDONED[:-1] + " " * (MAX_LINE_BYTES - len(ABANDONED)) + "}").encode()
     assert len(padded) == MAX_LINE_BYTES
     reader = CountingReader(_endless(padded + b"\n", padded + b"\n"))
-    with pytest.raises(InvalidStream) as caught:
+    with pytest.raises(StreamRefused) as caught:
         parse_lines(reader)
     crossing = MAX_STREAM_BYTES // (MAX_LINE_BYTES + 1) + 1
     assert caught.value.details["line"] == crossing == reader.served

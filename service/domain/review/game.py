@@ -7,8 +7,9 @@ from the turn's start, what the stage-2 line played gives the opponent and the
 least any line could have given. A turn's random pieces changed what the next player
 could take by (the next turn's best) - (what the stage-2 line gave).
 
-Where the game was left (abandoned) in the middle of a stage 1, that last turn is
-not reviewed: it was never finished.
+Where the game was left (abandoned, or aborted online) in the middle of a stage 1,
+that last turn is not reviewed: it was never finished. A resigned game is reviewed as
+one that ended there (its ``game_over``): the resigning turn's lines are its stage 1.
 """
 
 from __future__ import annotations
@@ -51,9 +52,9 @@ class NotFinished(ValueError):
 
 def review_game(events: Sequence[Event], stage1_nodes: int = STAGE1_NODES,
                 stage2_nodes: int = STAGE2_NODES, units: int = GAME_UNITS) -> Review:
-    """The review of the game these events make (all of them, game over or abandoned),
-    within `units` of work (`budget`); each search also within its own limit
-    (`stage1_nodes`, `stage2_nodes`)."""
+    """The review of the game these events make (all of them: game over, resigned,
+    abandoned or aborted), within `units` of work (`budget`); each search also within
+    its own limit (`stage1_nodes`, `stage2_nodes`)."""
     if not events or not isinstance(events[0], GameCreated):
         raise NotFinished("a game starts with game_created")
     turns, final = _gather(events)
@@ -112,7 +113,7 @@ def _gather(events: Sequence[Event]) -> tuple[list[_Turn], Board]:
             continue
         if line is not None and line.stage == 1:
             current.played.append((line.x, line.y))
-        if current.gained is None and (state.stage != 1 or state.over and state.abandoned is None):
+        if current.gained is None and (state.stage != 1 or state.over and not state.no_result):
             current.gained = state.scores[current.seat - 1] - current.score
         if advance is not None and advance.stage == 1:  # the turn ended
             current.ended_with_pieces = True
@@ -120,7 +121,7 @@ def _gather(events: Sequence[Event]) -> tuple[list[_Turn], Board]:
             current = None
         elif state.over:
             if current.gained is not None:
-                current.ended_with_pieces = state.stage == 3 and state.abandoned is None
+                current.ended_with_pieces = state.stage == 3 and not state.no_result
                 turns.append(current)
             else:  # left in its stage 1: the previous turn's pieces end at its start
                 final = current.start

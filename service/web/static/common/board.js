@@ -8,6 +8,7 @@
  */
 
 import { svgEl } from "./dom.js";
+import { boxLetters } from "./letters.js";
 
 const U = 20; // SVG units per character cell (dots are 2 cells apart)
 const PAD = 12; // right and bottom margin
@@ -26,6 +27,7 @@ export class Board {
     this.width = width;
     this.slots = new Map();
     this.boxes = new Map();
+    this.letters = boxLetters(null); // the text of a won square, by owner (paint sets it)
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     const vw = PAD_L + PAD + (width - 1) * U;
     const vh = PAD_T + PAD + (height - 1) * U;
@@ -112,7 +114,7 @@ export class Board {
     if (!g) return;
     g.classList.remove(...BOX_CLASSES);
     g.classList.add("formed", ownerClass(owner));
-    g.querySelector("text").textContent = owner;
+    g.querySelector("text").textContent = this.letters[owner] ?? owner;
     g.setAttribute("data-owner", owner);
     if (mark) g.classList.add(mark);
   }
@@ -128,6 +130,7 @@ export class Board {
 
   /* Show a whole state object of the HTTP contract. */
   paint(state) {
+    this.letters = boxLetters(state);
     for (const g of this.slots.values()) {
       g.classList.remove(...LINE_CLASSES, "cur", "last", "hint");
       g.classList.add("empty");

@@ -7,14 +7,15 @@ export { pt }; // a point (x, y), as the captions write it
 /* The points a line_placed event cost (older streams said `true` for 5). */
 export const penaltyOf = (d) => (d.penalty === true ? 5 : Number(d.penalty) || 0);
 
-/* How a game's seed is known, from its game_created data: a practice game's chosen
-   seed, or a ranked game's commitment (its seed is secret until seed_revealed; the
-   games from before commitments show theirs). Never "null" or "undefined". */
-export function seedNote(d) {
-  if (d.ranked === false) return `practice game, seed ${d.seed}`;
-  if (d.seed !== null && d.seed !== undefined) return `ranked, seed ${d.seed}`;
-  if (d.seed_commitment) return `ranked, seed committed (sha256 ${d.seed_commitment.slice(0, 12)}…)`;
-  return "ranked";
+/* How a game's seed is known, from its game_created data, as a sentence a spectator
+   reads: a practice game's chosen seed, or a ranked game's seed sealed (its
+   commitment) until seed_revealed; the games from before commitments show theirs.
+   Never "null" or "undefined". */
+export function seedSentence(d) {
+  if (d.ranked === false) return ` Its seed is ${d.seed}: the same seed plays the same game again.`;
+  if (d.seed !== null && d.seed !== undefined) return ` Its seed is ${d.seed}.`;
+  if (d.seed_commitment) return " The random pieces are sealed: the seed is revealed when the game ends.";
+  return "";
 }
 
 /* One event of the HTTP contract in words; `names` maps seat -> name. */
@@ -23,8 +24,11 @@ export function describeEvent(ev, names) {
   const who = (seat) => names[seat] || `Seat ${seat}`;
   const at = (p) => pt(p[0], p[1]);
   switch (ev.type) {
-    case "game_created":
-      return `Game created: ${d.height} × ${d.width} field with ${plural(d.initial_lines.length, "random line")} (${seedNote(d)})`;
+    case "game_created": {
+      const lines = d.initial_lines.length ? `, with ${plural(d.initial_lines.length, "random line")} already drawn` : "";
+      const kind = d.ranked === false ? "A new practice game" : "A new game";
+      return `${kind} on a ${d.height} × ${d.width} field${lines}.${seedSentence(d)}`;
+    }
     case "line_placed": {
       let s = `${who(d.seat)} placed a line at ${pt(d.x, d.y)}`;
       if (d.squares.length) {
@@ -59,10 +63,14 @@ export function describeEvent(ev, names) {
     case "high_scores_entered":
       return `High score table: ${d.entries.map((e) => `${e.name} ${e.score}`).join(", ")}`;
     case "seed_revealed":
-      return `Seed revealed: ${d.seed}; it matches the commitment`;
+      return `The seed is revealed: ${d.seed}, the one sealed at the start.`;
     case "game_abandoned":
       return d.reason === "invite_expired" ? "Abandoned: the invitation expired before anyone joined"
         : "Abandoned: nobody moved for too long";
+    case "game_resigned":
+      return `${who(d.seat)} resigned`;
+    case "game_aborted":
+      return `${who(d.seat)} aborted the game: no result`;
     default:
       return ev.type;
   }

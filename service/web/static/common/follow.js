@@ -20,7 +20,7 @@ import { tabHidden } from "./dom.js";
 
 export const EVENT_TYPES = ["game_created", "line_placed", "stage_advanced", "piece_inserted",
   "move_explained", "seat_claimed", "hint_used", "game_over", "seed_revealed",
-  "high_scores_entered", "game_abandoned", "message"];
+  "high_scores_entered", "game_abandoned", "game_resigned", "game_aborted", "message"];
 export const RECONNECTING = "Reconnecting to the live game…";
 export const RETRY_MS = 5000; // after a refused stream (too many open, server busy)
 

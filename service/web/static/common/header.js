@@ -1,11 +1,16 @@
 /* Squares: the visitor's toggles on every page (_prefs.html: in the header, on a phone
-   in the footer; every copy kept in step). Dark mode: pressed in the dark scheme; a
-   press makes the other scheme this browser's choice, remembered (localStorage
-   "squares.theme"; common/theme.js applies it before each first paint and otherwise
-   follows the system's prefers-color-scheme). Sound: off by default, pressed while
-   on (common/sound.js), remembered; turning it on plays a line's sound. */
+   in the footer; every copy kept in step). Dark mode: pressed in the dark scheme, and
+   labelled with what a press does ("Dark mode" / "Light mode", shown by style.css
+   from <html data-theme>); a press makes the other scheme this browser's choice,
+   remembered (localStorage "squares.theme"; common/theme.js applies it before each
+   first paint and otherwise follows the system's prefers-color-scheme). Sound: off
+   by default, pressed while on (common/sound.js), remembered; turning it on plays a
+   line's sound. The "High scores" link opens the table of the game last played in
+   this browser (common/store.js, "squares.table"), else the default table. */
 
+import { $ } from "./dom.js";
 import { play, setSound, soundOn } from "./sound.js";
+import { lastTable } from "./store.js";
 
 const THEME_KEY = "squares.theme";
 const root = document.documentElement;
@@ -43,3 +48,15 @@ for (const b of toggles("sound")) {
 document.addEventListener("squares:sound-setting", syncSound);
 window.addEventListener("storage", (e) => e.key === "squares.sound" && syncSound());
 syncSound();
+
+function syncScoresLink() {
+  const table = lastTable();
+  const link = $("nav-highscores");
+  if (!table || !link) return;
+  const url = new URL(link.href);
+  url.search = new URLSearchParams({ size: table.size, mode: table.mode }).toString();
+  link.href = url.pathname + url.search;
+}
+
+document.addEventListener("squares:table", syncScoresLink);
+syncScoresLink();

@@ -20,12 +20,20 @@ export function seatName(state, seat) {
 export const namesOf = (state) => Object.fromEntries(state.seats.map((s) => [s.seat, s.name]));
 
 /* A finished game's result as the game-over boxes of the play and watch pages say
-   it: {title: "You win!" | "Ann wins" | "A draw" | "Abandoned", line: "You 12 ·
+   it: {title: "You win!" | "Ann wins" | "A draw" | "Abandoned" | "You resigned" |
+   "Your friend resigned" | "Ann resigned" | "The game was aborted", line: "You 12 ·
    Computer 9"}; `me`: the seat this page calls "You" (null: none). */
 export function overResult(st, me = null) {
   const label = (seat) => seatView(st, seat, me).label;
   const line = tally([label(1), label(2)], st.scores);
   if (st.abandoned) return { title: "Abandoned", line: `No result: the game was abandoned. ${line}` };
+  if (st.aborted) return { title: "The game was aborted", line: `No result. ${line}` };
+  if (st.resigned) {
+    const title = st.resigned === me ? "You resigned"
+      : me !== null && st.mode === "online" ? "Your friend resigned" : `${label(st.resigned)} resigned`;
+    const won = st.winner === me ? "You win." : `${label(st.winner)} wins.`;
+    return { title, line: `${won} ${line}` };
+  }
   if (st.winner === 0) return { title: "A draw", line };
   return { title: st.winner === me ? "You win!" : `${label(st.winner)} wins`, line };
 }

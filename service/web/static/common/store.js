@@ -7,11 +7,15 @@
                    the creator's invite link, known only when the game was created,
                    kept while the seat is open.
    squares.game    the latest unfinished game: {game_id, token}
-   squares.prefs   the start form as last used */
+   squares.prefs   the start form as last used
+   squares.table   the high score table of the game last played here: {mode, size},
+                   size "HxW"; the header's "High scores" link opens it */
 
 const GAME_KEY = "squares.game";
 const TOKENS_KEY = "squares.tokens";
 const PREFS_KEY = "squares.prefs";
+const TABLE_KEY = "squares.table";
+const TABLE_MODES = ["vs_computer", "two_players", "online"];
 
 export function readJson(key, fallback) {
   try {
@@ -102,4 +106,22 @@ export function savePrefs(prefs) {
 export function loadPrefs() {
   const p = readJson(PREFS_KEY, null);
   return p && typeof p === "object" ? p : null;
+}
+
+/* The game `state` (a state view) is the one played last: its table is the one the
+   high scores open on. Storage refused (private mode): the default table. */
+export function rememberTable(state) {
+  try {
+    localStorage.setItem(TABLE_KEY, JSON.stringify({ mode: state.mode, size: `${state.height}x${state.width}` }));
+  } catch (e) {
+    return; // nothing kept: the link keeps the default table
+  }
+  document.dispatchEvent(new Event("squares:table")); // the header's link follows
+}
+
+/* {mode, size} of the table last played, or null. */
+export function lastTable() {
+  const t = readJson(TABLE_KEY, null);
+  return t && TABLE_MODES.includes(t.mode) && typeof t.size === "string" && /^\d{1,3}x\d{1,3}$/.test(t.size)
+    ? { mode: t.mode, size: t.size } : null;
 }

@@ -4,8 +4,9 @@
    every `data-poll-ms` (5 s) while the tab is visible. One small request at a time,
    no stream per game (the per-client stream caps stay for the watch and play pages).
 
-   - Rows are matched by game id: a row's changing cells (seat 2's name once the
-     invite is claimed, the last move, the scores, the length) are updated in place, a
+   - Rows are matched by game id: a row's changing cells (seat 2's name and the link
+     to its player's page once the invite is claimed, the last move, the scores, the
+     length) are updated in place, a
      new game gets a row (cloned from the page's <template>), a game that left the
      list (over, abandoned, past its time) loses its row, and the rows follow the
      server's order (the latest move first). Focus stays where it was.
@@ -80,11 +81,24 @@ function newRow(g) {
   return tr;
 }
 
+/* A name's link to its player's page: an href when the seat is a human's (`url`
+   from the server, built there), none for a computer or an open seat. */
+function link(a, url) {
+  if (!a) return;
+  if (typeof url === "string" && url) {
+    if (a.getAttribute("href") !== url) a.setAttribute("href", url);
+  } else {
+    a.removeAttribute("href");
+  }
+}
+
 /* The cells a move, a claimed seat or the clock change; true if any did. */
 function fill(tr, g) {
   let changed = false;
   changed = put(cell(tr, "name-1"), g.player_name) || changed;
   changed = put(cell(tr, "name-2"), g.second_seat) || changed;
+  link(cell(tr, "name-1"), g.first_url);
+  link(cell(tr, "name-2"), g.second_url);
   changed = put(cell(tr, "last-move"), g.last_move) || changed;
   changed = put(cell(tr, "score-1"), g.score1) || changed;
   changed = put(cell(tr, "score-2"), g.score2) || changed;

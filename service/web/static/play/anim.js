@@ -155,7 +155,8 @@ function feedback(events, st) {
     if (closed) s += `, ${plural(closed, "ownerless square")} closed`;
     parts.push(end ? `${s}.` : `${s}. Press End turn.`);
   }
-  if (end) parts.push(`The last line is drawn: game over. ${resultWords(st, end.data)}.`);
+  // a resignation says its own words (play/resign.js)
+  if (end && !events.some((ev) => ev.type === "game_resigned")) parts.push(`The last line is drawn: game over. ${resultWords(st, end.data)}.`);
   return { text: parts.join(" "), kind };
 }
 
@@ -168,11 +169,14 @@ function keepWonInView(events) {
 }
 
 const TURN_EVENTS = new Set(["line_placed", "piece_inserted", "move_explained", "stage_advanced"]); // a seat's own
-const QUIET = new Set(["game_over", "seed_revealed", "high_scores_entered", "game_abandoned"]); // drawn, not paced
+const QUIET = new Set(["game_over", "seed_revealed", "high_scores_entered", "game_abandoned",
+  "game_resigned", "game_aborted"]); // drawn, not paced
 
 /* After events made elsewhere: the last of them in words, and whose turn it is. */
 function remoteSummary(events, n, wasMine, st) {
-  const last = [...events].reverse().find((ev) => !["move_explained", "seed_revealed", "high_scores_entered"].includes(ev.type));
+  // a resignation, not the game_over after it, says what happened
+  const last = events.find((ev) => ev.type === "game_resigned")
+    || [...events].reverse().find((ev) => !["move_explained", "seed_revealed", "high_scores_entered"].includes(ev.type));
   let text = last ? `${describeEvent(last, n)}.` : "";
   if (!st.over && canPlay(st) && !wasMine) text += " Your turn.";
   return text.trim();

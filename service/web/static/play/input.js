@@ -9,6 +9,7 @@ import { seatName } from "../common/panels.js";
 import { applyMoveResult } from "./anim.js";
 import { catchUpSoon, kick, untilCaughtUp } from "./live.js";
 import { clearMessage, flash, render, showPlaying } from "./panel.js";
+import { lineRefusal } from "./refusals.js";
 import { S, canPlay, gameUrl, isComputer, online, recordSeqs } from "./state.js";
 import { keepInView } from "./inview.js";
 import { syncZoomTools, tooSmall, zoom } from "./zoom.js";
@@ -55,6 +56,11 @@ export async function act(kind, x, y) {
   if (online(st) && !canPlay(st)) {
     flash(st.open_seat !== null ? "Your friend has not joined yet: wait for them to open the invite link."
       : `It is ${seatName(st, st.turn)}'s turn: wait for their move.`, "error", "waiting");
+    return;
+  }
+  const refused = kind === "line" ? lineRefusal(st, x, y) : null;
+  if (refused) { // said at once, never sent (play/refusals.js)
+    flash(refused.message, "error", refused.code);
     return;
   }
   S.busy = true;

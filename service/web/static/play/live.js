@@ -51,7 +51,7 @@ export function follow() {
       kick();
     },
     ended: () => S.state.over
-      || [...pending.values()].some((ev) => ev.type === "game_over" || ev.type === "game_abandoned"),
+      || [...pending.values()].some((ev) => ["game_over", "game_abandoned", "game_aborted"].includes(ev.type)),
     // A dropped or refused stream, or its end after game over: read the game again.
     onGap: () => {
       if (S.game === game) catchUpSoon();

@@ -2,19 +2,22 @@
    the rules live on the server. This module starts and resumes games; the others in
    play/: state.js (the page's state), panel.js (drawing a state), scores.js (the
    scores and the game-over box), anim.js (applying a move's events), input.js
-   (actions, keys, clicks), live.js (the live feed), zoom.js (small screens). From
+   (actions, keys, clicks), live.js (the live feed), zoom.js (small screens), resign.js
+   (resigning and aborting, asked first in the page). From
    common/: the board, the panels, the API, the feed, localStorage (store.js). */
 
 import { api, ApiError, gamePath } from "../common/api.js";
 import { Board } from "../common/board.js";
 import { $, text } from "../common/dom.js";
 import { plansOf } from "../common/panels.js";
-import { entryOf, finished, forgetGame, loadLatest, loadPrefs, remember, savePrefs, tokens } from "../common/store.js";
+import { entryOf, finished, forgetGame, loadLatest, loadPrefs, remember, rememberTable, savePrefs, tokens } from "../common/store.js";
 import { sentence } from "../common/words.js";
 import { initAgain, stopAgain } from "./again.js";
+import { applyMoveResult } from "./anim.js";
 import { computerToMove, initInput } from "./input.js";
-import { follow, stop } from "./live.js";
+import { catchUpSoon, follow, kick, stop, untilCaughtUp } from "./live.js";
 import { clearMessage, copyInvite, flash, render } from "./panel.js";
+import { initResign } from "./resign.js";
 import { S, recordSeqs, trackTurn } from "./state.js";
 import { zoom } from "./zoom.js";
 
@@ -217,6 +220,7 @@ function enterGame(g, st, knownPlans, events) {
   $("replay-link").href = `/games/${encodeURIComponent(g.game_id)}`;
   $("over-replay").href = `/games/${encodeURIComponent(g.game_id)}?step=1`;
   $("over-highscores").href = `/highscores?game=${encodeURIComponent(g.game_id)}`;
+  if (g.token) rememberTable(st); // the header's "High scores" opens this game's table
   zoom(false);
   S.board = new Board($("board"), st.height, st.width);
   S.cursor = null;
@@ -251,6 +255,7 @@ function init() {
   $("new-btn").addEventListener("click", () => showStart(true));
   $("over-new-btn").addEventListener("click", () => showStart(true));
   initAgain({ create: createGame, open: async (g, st, events) => openNew(g, st, events) });
+  initResign({ apply: applyMoveResult, untilCaughtUp, catchUpSoon, kick });
   route();
 }
 

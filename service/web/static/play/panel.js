@@ -9,6 +9,7 @@ import { fillPieces, fillPlans, fillStatus, overResult, plansOfState, seatLetter
 import { dropInvite } from "../common/store.js";
 import { plural, signed } from "../common/words.js";
 import { fillScorebar } from "./scorebar.js";
+import { syncEndButtons } from "./resign.js";
 import { showOver, showScores } from "./scores.js";
 import { S, canPlay, isComputer, mySeat, online, youSeat } from "./state.js";
 import { syncZoomTools } from "./zoom.js";
@@ -116,6 +117,7 @@ export function resultWords(st, result) {
 function promptFor(st) {
   const name = (seat) => seatName(st, seat);
   if (st.abandoned) return "This game was abandoned: nobody can move in it any more. Start a new game.";
+  if (st.aborted) return "The game was aborted: nobody can move in it any more. Start a new game.";
   if (st.over) return "Game over. Watch the replay, or start a new game.";
   if (online(st) && st.open_seat !== null) {
     return S.game.token ? "Send your friend the invite link: the game starts when they join."
@@ -225,6 +227,7 @@ export function render(st) {
   setControls(mine, mine ? "" : reasonFor(st));
   if (!st.hints) $("hint-btn").disabled = true;
   fillNotes(st);
+  syncEndButtons(st);
   $("prompt").textContent = promptFor(st);
   const game = $("game");
   game.classList.toggle("is-over", st.over);

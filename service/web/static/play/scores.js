@@ -54,9 +54,32 @@ function animateScore(seat, from, to) {
 
 const TABLE_NAMES = { vs_computer: "High scores", two_players: "Two-player results", online: "Online results" };
 
-/* Game over: the result and what to do next at the top (again.js); in the panel the
-   high scores of the game's mode and field size (RULES E1, M2: the game beside games
-   of its size), the player's own rows marked. */
+/* The page of the player named `name`: the page's url_for of the name "_"
+   (#play-root's data-player-url) with the name percent-encoded in its place. */
+function playerUrl(name) {
+  const pattern = $("play-root").dataset.playerUrl || "";
+  return pattern.endsWith("_") ? pattern.slice(0, -1) + encodeURIComponent(name) : "";
+}
+
+/* "Players' pages: Ann · Bob" under the result: a link to each human seat's page. */
+function showPlayerLinks(st) {
+  const box = $("over-players");
+  while (box.firstChild) box.removeChild(box.firstChild);
+  const humans = st.seats.filter((s) => s.kind === "human" && s.name && playerUrl(s.name));
+  box.hidden = humans.length === 0;
+  if (box.hidden) return;
+  box.append(humans.length === 1 ? "Player's page: " : "Players' pages: ");
+  humans.forEach((s, i) => {
+    if (i) box.append(" · ");
+    const a = text("a", s.name, `player-link who-${s.seat}`);
+    a.href = playerUrl(s.name);
+    box.appendChild(a);
+  });
+}
+
+/* Game over: the result, links to the players' pages and what to do next at the top
+   (again.js); in the panel the high scores of the game's mode and field size (RULES
+   E1, M2: the game beside games of its size), the player's own rows marked. */
 export async function showOver(st) {
   finished(st.game_id);
   const box = $("over");
@@ -65,6 +88,7 @@ export async function showOver(st) {
   const result = overResult(st, youSeat(st));
   $("over-title").textContent = result.title;
   $("over-result").textContent = result.line;
+  showPlayerLinks(st);
   if (!shown) {
     showAgain(st);
     if (S.zoomed) zoom(false); // the whole final board
@@ -72,12 +96,16 @@ export async function showOver(st) {
   }
   $("over-scores").hidden = false;
   const mode = TABLE_NAMES[st.mode] ? st.mode : "vs_computer";
-  $("over-caption").textContent = `${TABLE_NAMES[mode]} on ${st.height} × ${st.width}`;
+  // The main table ranks each level apart (docs/rules.md): the game beside its level's.
+  const level = st.mode === "vs_computer" && st.difficulty ? st.difficulty : "";
+  $("over-caption").textContent =
+    `${TABLE_NAMES[mode]} on ${st.height} × ${st.width}${level ? `, ${level} level` : ""}`;
   const tbody = $("over-table").querySelector("tbody");
   let rows = [];
   try {
     // Room for the player's own rows below the top 10.
-    const query = `limit=100&mode=${mode}&height=${st.height}&width=${st.width}`;
+    const query = `limit=100&mode=${mode}&height=${st.height}&width=${st.width}`
+      + (level ? `&difficulty=${encodeURIComponent(level)}` : "");
     rows = (await api("GET", `/api/highscores?${query}`)).high_scores;
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
@@ -92,7 +120,17 @@ export async function showOver(st) {
     if (mine) tr.className = "mine";
     const you = mine && S.game.token && (me === null || row.name === seatName(st, me));
     tr.appendChild(text("td", String(row.rank ?? i + 1)));
-    tr.appendChild(text("td", row.name + (you ? "  ◀ you" : "")));
+    // the name links to its player's page (the API's player_url: entries of a game)
+    const name = document.createElement("td");
+    if (typeof row.player_url === "string" && row.player_url) {
+      const a = text("a", row.name, "player-link");
+      a.href = row.player_url;
+      name.appendChild(a);
+    } else {
+      name.textContent = row.name;
+    }
+    if (you) name.append("  ◀ you");
+    tr.appendChild(name);
     tr.appendChild(text("td", String(row.score)));
     tr.appendChild(text("td", row.difficulty || ""));
     tbody.appendChild(tr);

@@ -1,6 +1,7 @@
 /* Squares, the replay page: the move list, round -> turn -> stage -> steps, each step
    a link (?step=k), with each turn's points; the current step marked and kept in
-   view; the steps where turns begin, for the turn-by-turn controls. */
+   view (but a replay opened on its final position shows the list from its start);
+   the steps where turns begin, for the turn-by-turn controls. */
 
 import { describeEvent, penaltyOf, pt } from "../common/captions.js";
 import { $, text } from "../common/dom.js";
@@ -8,9 +9,14 @@ import { signed } from "../common/words.js";
 import { go } from "./bus.js";
 import { R, names, total } from "./state.js";
 
-const END = new Set(["game_over", "seed_revealed", "high_scores_entered", "game_abandoned"]);
+const END = new Set(["game_over", "seed_revealed", "high_scores_entered", "game_abandoned",
+  "game_resigned", "game_aborted"]);
 let turnBounds = [1]; // the steps where a turn ends (and the next begins), with 1 and total
 const moveLinks = new Map(); // step -> its link in the list
+// The page opened on the final position (what a replay link opens): the list stays
+// at its start, where the game begins, until another step is shown; its end (game
+// over, the seed, the high scores) is what the board and the caption show already.
+let atStart = false;
 
 function shortLabel(ev) {
   const d = ev.data || {};
@@ -37,6 +43,10 @@ function shortLabel(ev) {
       return "high scores";
     case "game_abandoned":
       return "abandoned";
+    case "game_resigned":
+      return "resigned";
+    case "game_aborted":
+      return "aborted";
     case "game_created":
       return `start: ${d.height} × ${d.width}${d.ranked === false ? `, practice, seed ${d.seed}` : ""}`;
     case "seed_revealed":
@@ -160,6 +170,8 @@ export function buildMoves() {
     e.preventDefault();
     go(Number(a.dataset.step));
   });
+  atStart = R.step === total;
+  nav.scrollTop = 0;
   markMove(R.step);
 }
 
@@ -169,6 +181,8 @@ export function markMove(k) {
   const a = moveLinks.get(k);
   if (!a) return;
   a.setAttribute("aria-current", "step");
+  if (atStart && k === total) return;
+  atStart = false;
   // Keep the current step in view inside the list, without scrolling the page.
   const top = a.offsetTop; // .moves is positioned: offsets are inside it
   if (top < nav.scrollTop || top > nav.scrollTop + nav.clientHeight - a.offsetHeight) {

@@ -140,7 +140,7 @@ async function loadPast(upTo) {
 function onEvent(ev) {
   if (ev.seq <= lastSeq) return;
   lastSeq = ev.seq;
-  if (ev.type === "game_over" || ev.type === "game_abandoned") sawOver = true;
+  if (["game_over", "game_abandoned", "game_aborted"].includes(ev.type)) sawOver = true;
   if (ev.type === "seat_claimed") names[ev.data.seat] = ev.data.name;
   caption(ev);
   if (ev.type === "line_placed") play("other"); // a move, as it arrives (sound on)

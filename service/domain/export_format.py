@@ -1,6 +1,7 @@
-"""Event streams from outside (imports): parse JSON Lines strictly, prove the stream
-is what the rules make of it, and name the exact line that is not. An export's last
-line may sign it (`domain.signing`)."""
+"""The format of an export, JSON Lines: writing a stream (one canonical event a line,
+an optional signature line last, `signing`), and reading one from outside (imports):
+parse it strictly within `export_bounds`, prove it is what the rules make of it, and
+name the exact line that is not (`StreamRefused`)."""
 
 from __future__ import annotations
 
@@ -13,15 +14,30 @@ from functools import cache
 from itertools import accumulate
 from typing import Any, Protocol
 
-from ..domain.board import MAX_HEIGHT, MAX_WIDTH, geometry
-from ..domain.events import Event, EventFormatError, event_from_dict, event_to_json
-from ..domain.fold import apply_in_place, fold
-from ..domain.names import NAME_MAX
-from ..domain.random_lines import EDITIONS, initial_line_count
-from ..domain.replay_check import replay_check
-from ..domain.signing import LINE_TYPE, Signature, SignatureFormatError, signature_from_dict
-from ..domain.state import CorruptStream, GameState
-from ..errors import InvalidStream
+from .event_codec import event_from_dict, event_to_json
+from .events import Event, EventFormatError
+from .export_bounds import (
+    EVENT_KEYS,
+    MAX_DEPTH,
+    MAX_EVENTS,
+    MAX_INT_DIGITS,
+    MAX_LINE_BYTES,
+    MAX_STREAM_BYTES,
+)
+from .fold import apply_in_place, fold
+from .replay_check import replay_check
+from .signing import LINE_TYPE, Signature, SignatureFormatError, signature_from_dict
+from .state import CorruptStream, GameState
+
+
+class StreamRefused(ValueError):
+    """A stream that is no legal game; details: ``line`` (1-based) and ``reason``. The
+    service layer raises it as its `InvalidStream`, with the same message and details."""
+
+    def __init__(self, message: str, *, line: int, reason: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details: dict[str, Any] = {"line": line, "reason": reason}
 
 
 def to_jsonl(events: list[Event], signature: Signature | None = None) -> str:
@@ -39,78 +55,8 @@ def stream_digest(events: list[Event]) -> str:
     return hashlib.sha256(to_jsonl(events).encode("utf-8")).hexdigest()[:32]
 
 
-def refusal(line: int, reason: str) -> InvalidStream:
-    return InvalidStream(f"line {line}: {reason}", line=line, reason=reason)
-
-
-# -- bounds -------------------------------------------------------------------------
-# An import holds at most one legal game, so every bound below is derived from the
-# largest game the rules allow (RULES F1's largest field); a stream past one is
-# refused at the line that crosses it, and nothing after that line is read.
-
-MAX_DEPTH = 8  # an event nests 4 deep: the line, data, a list of points, a point
-MAX_INT_DIGITS = 20  # the largest integer in a stream: a v1 seed, at most 2**63 - 1
-EVENT_KEYS = frozenset({"type", "v", "data"})
-
-# The canonical size, newline included, that each event after the first is given
-# in `most_stream_bytes`: the largest the rules allow on the largest field, rounded up
-# (see tests/unit/test_stream_bounds.py, which builds them).
-LINE_PLACED_BYTES = 128  # two squares (a line borders two boxes), a penalty
-STAGE_ADVANCED_BYTES = 112
-PIECE_INSERTED_BYTES = 224  # three lines, the shape, six squares, a hundred tries
-MOVE_EXPLAINED_BYTES = 384  # the computer's sentence; its path's directions apart
-DIRECTION_BYTES = 2  # each line of a computer's stage-1 path names one direction
-ENDING_BYTES = 2048  # seat_claimed, hint_used, game_over or game_abandoned,
-# seed_revealed and high_scores_entered, their names of NAME_MAX characters escaped
-SIGNATURE_BYTES = 160  # the signature line (`domain.signing`), after the events
-
-
-def open_slots(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
-    """The most inner line slots a game on this field starts with empty (RULES I2,
-    under any rules edition)."""
-    g = geometry(height, width)
-    return len(g.inner_slots) - min(initial_line_count(g, e) for e in EDITIONS)
-
-
-def most_events(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
-    """An upper bound on the events of any game on a `height` x `width` field.
-
-    Every line_placed fills an open slot, and every turn but the last draws its
-    stage-2 line (RULES T3) in one, so a game has at most as many turns as open slots.
-    A turn has at most three stage advances (1 to 2 to 3 to 1), three pieces and two
-    explanations (a computer explains its stage 1 and its stage 2 once each: the
-    rules would take more, this service never writes more). Around them: game_created,
-    seat_claimed, hint_used (once a game), and game_over or game_abandoned,
-    seed_revealed, high_scores_entered.
-    """
-    turns = slots = open_slots(height, width)
-    return 3 + slots + turns * (3 + 3 + 2) + 3
-
-
-def largest_event_bytes(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
-    """A generous size of the largest event of a game on this field, its game_created:
-    its initial lines written with ``json.dumps``'s default spacing, both names in
-    12-byte escapes, and 2 KiB for the rest (seed, commitment, settings, keys)."""
-    point = len(f"[{width - 1}, {height - 1}], ")
-    g = geometry(height, width)
-    lines = max(initial_line_count(g, e) for e in EDITIONS)
-    return lines * point + 2 * NAME_MAX * 12 + 2048
-
-
-def most_stream_bytes(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int:
-    """An upper bound on the size of a stream of one game on this field: its first
-    line, and the events `most_events` counts at the sizes above."""
-    turns = slots = open_slots(height, width)
-    per_turn = 3 * STAGE_ADVANCED_BYTES + 3 * PIECE_INSERTED_BYTES + 2 * MOVE_EXPLAINED_BYTES
-    per_line = LINE_PLACED_BYTES + DIRECTION_BYTES
-    return (MAX_LINE_BYTES + slots * per_line + turns * per_turn + ENDING_BYTES
-            + SIGNATURE_BYTES)
-
-
-# Four times the largest event: room for any spacing a tool puts between tokens.
-MAX_LINE_BYTES = 4 * largest_event_bytes()
-MAX_EVENTS = most_events()
-MAX_STREAM_BYTES = most_stream_bytes()
+def refusal(line: int, reason: str) -> StreamRefused:
+    return StreamRefused(f"line {line}: {reason}", line=line, reason=reason)
 
 
 class LineSource(Protocol):
@@ -141,10 +87,10 @@ def parse_lines(source: LineSource) -> list[Event]:
 
 def parse_signed(source: LineSource) -> tuple[list[Event], Signature | None]:
     """Events of a JSON Lines stream of UTF-8 text, strictly typed
-    (`event_from_dict(strict=True)`) and within the bounds above, and its signature
-    line if the last line is one; `InvalidStream` with the 1-based line otherwise, and
-    the stream is read no further than that line. Blank lines may end the stream,
-    nowhere else."""
+    (`event_from_dict(strict=True)`) and within the bounds (`export_bounds`), and its
+    signature line if the last line is one; `StreamRefused` with the 1-based line
+    otherwise, and the stream is read no further than that line. Blank lines may end
+    the stream, nowhere else."""
     events: list[Event] = []
     signature: Signature | None = None
     read = 0
@@ -283,7 +229,7 @@ def _shortened(text: str, limit: int) -> str:
 
 def check_stream(events: list[Event]) -> GameState:
     """The final state of a whole, legal stream (`replay_check.replay_check`: every random
-    outcome re-derived from the seed); `InvalidStream` naming the first bad line."""
+    outcome re-derived from the seed); `StreamRefused` naming the first bad line."""
     try:
         return replay_check(events)
     except CorruptStream as exc:
