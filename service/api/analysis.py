@@ -81,8 +81,9 @@ class SeatReviewSchema(Schema):
     gained = strict_int(required=True)
     best = strict_int(required=True)
     accuracy = strict_int(required=True, allow_none=True, metadata={
-        "description": "100 * gained / best, 0..100 (100 when nothing was there to take); "
-                       "null when the seat played no whole turn"})
+        "description": "stage 1's: 100 * gained / best, 0..100, and 100 exactly when no "
+                       "stage-1 point was lost (nothing there to take and nothing lost: "
+                       "100); null when the seat played no whole turn"})
     given_away = strict_int(required=True)
     luck = strict_int(required=True, metadata={
         "description": "what the random lines (start, pieces) put within reach"})

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .board import MAX_HEIGHT, MAX_WIDTH, geometry
 from .names import NAME_MAX
-from .random_lines import EDITIONS, initial_line_count
+from .random_lines import EDITIONS, initial_line_count, most_initial_lines
 
 MAX_DEPTH = 8  # an event nests 4 deep: the line, data, a list of points, a point
 MAX_INT_DIGITS = 20  # the largest integer in a stream: a v1 seed, at most 2**63 - 1
@@ -56,7 +56,7 @@ def largest_event_bytes(height: int = MAX_HEIGHT, width: int = MAX_WIDTH) -> int
     12-byte escapes, and 2 KiB for the rest (seed, commitment, settings, keys)."""
     point = len(f"[{width - 1}, {height - 1}], ")
     g = geometry(height, width)
-    lines = max(initial_line_count(g, e) for e in EDITIONS)
+    lines = max(most_initial_lines(g, e) for e in EDITIONS)
     return lines * point + 2 * NAME_MAX * 12 + 2048
 
 

@@ -14,7 +14,7 @@ from .commands import NewGame, RuleViolation
 from .events import Event, GameCreated, Seat
 from .fold import fold
 from .names import clean_name
-from .random_lines import initial_line_count
+from .random_lines import draw_initial_lines
 from .seeds import commitment, game_rng
 from .state import GameState
 
@@ -41,7 +41,7 @@ def start_game(command: NewGame) -> list[Event]:
     difficulty = "none" if command.mode in HUMAN_MODES else command.difficulty
     seed = str(command.seed)
     rng = game_rng(seed, 0, "initial_lines")
-    chosen = rng.sample(g.inner_slots, initial_line_count(g, command.rules_edition))
+    chosen = draw_initial_lines(g, rng, command.rules_edition)
     initial = tuple(sorted(g.xy(i) for i in chosen))
     return [
         GameCreated(

@@ -104,9 +104,11 @@ def test_RULES_T1_stage1_line_without_square_is_409(game: Game) -> None:
     assert (details["x"], details["y"]) == (x, y)
 
 
-def test_RULES_T1_T3_T4_stages_through_the_api(game: Game) -> None:
+def test_RULES_T1_T3_T4_stages_through_the_api(client: CheckedClient) -> None:
     """advance -> stage 2; one line; advance -> stage 3 with three pieces; advance ->
-    the computer's whole turn comes back in the same answer."""
+    the computer's whole turn comes back in the same answer. (9 x 13: a 9 x 11 stage 3
+    has no 3-line piece since rules edition 3.)"""
+    game = Game(client, width=13)
     result = game.ok("advance", {"expected_version": 1})
     assert [e["type"] for e in result["events"]] == ["stage_advanced"]
     assert game.state["stage"] == 2 and game.state["legal"]["can_advance"] is False

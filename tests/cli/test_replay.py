@@ -97,8 +97,8 @@ def run_plain(db_url: str, game_id: str) -> str:
 
 
 def test_describe_names_every_kind_of_event(services: Services) -> None:
-    # 9 x 11: the smallest fields have no 3-line piece (rules edition 2)
-    game = GameFactory.create(services=services, finished=True, height=9, width=11,
+    # 9 x 13: smaller fields have no 3-line piece (rules editions 2 and 3)
+    game = GameFactory.create(services=services, finished=True, height=9, width=13,
                               player_name="Ayşe")
     texts = [describe(s.event, game.state) for s in game.events]
     assert texts[0].startswith("game created: ")

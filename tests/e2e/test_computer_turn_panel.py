@@ -46,14 +46,6 @@ def page(request: Any, browser: Any, live_server: LiveServer) -> Iterator[Any]:
         yield pg
 
 
-def press(page: Any, selector: str) -> None:
-    """A tap on the phone, a click on the desktop."""
-    if page.viewport_size["width"] < 600:
-        page.locator(selector).tap()
-    else:
-        page.locator(selector).click()
-
-
 def open_game(page: Any, game_id: str, token: str, seat: int | None = None) -> None:
     """Open /play/<id> as the browser that holds the game's token (as if it had started it)."""
     page.goto("/how-to-play")
@@ -110,18 +102,20 @@ def test_while_the_computer_plays_the_panel_says_so_and_the_controls_wait(
         act(live_server, game_id, token, hinted(live_server, game_id, token))
     assert state["stage"] == 3 and state["turn"] == 1 and not state["over"]
 
+    # The clock stands still: stage 3 waits to end by itself (play/auto.js), and then the
+    # computer's turn stops at its first step.
     page.clock.install()
+    page.clock.pause_at(datetime.datetime.now() + datetime.timedelta(seconds=5))
     open_game(page, game_id, token)
     expect(page.locator("#prompt")).to_contain_text("Stage 3")
     expect(page.locator("#advance-btn")).to_have_text("End turn ⏎")
     expect(page.locator("#pieces li")).to_have_count(3)  # the human's pieces
     expect_free(page)
+    expect(page.locator("#auto-note")).to_have_text("The pieces fell: the computer's turn.")
     posts: list[str] = []
     page.on("request", lambda r: posts.append(r.url) if r.method == "POST" or "/hint" in r.url else None)
 
-    # The clock stands still: the computer's turn stops at its first step.
-    page.clock.pause_at(datetime.datetime.now() + datetime.timedelta(seconds=5))
-    press(page, "#advance-btn")
+    page.clock.run_for(1000)  # the turn ends by itself
     expect(page.locator(f"{BOARD}.animating")).to_have_count(1)
     expect(page.locator("#prompt")).to_contain_text("The computer is playing its turn")
     expect(page.locator("#prompt")).to_contain_text("stage 1")
@@ -338,7 +332,8 @@ def test_a_game_ended_by_the_computers_turn_says_so_and_shows_that_turn_last(
     open_game(page, game_id, token)
     assert actions[-1] == ("advance",)
     expect(page.locator("#advance-btn")).to_have_text("End turn ⏎")
-    press(page, "#advance-btn")
+    # Stage 3 ends by itself (play/auto.js), as a press of "End turn" would.
+    expect(page.locator("#auto-note")).to_have_text("The pieces fell: the computer's turn.")
     # At once: the computer's turn, the controls waiting.
     expect(page.locator("#prompt")).to_contain_text("The computer is playing its turn")
     expect_waiting(page, WAIT_COMPUTER)

@@ -129,9 +129,11 @@ def test_watch_opened_mid_game_lists_the_moves_so_far_without_a_gap(
         wrap, panel = box(page, ".board-wrap"), box(page, "aside.panel")
         assert panel["y"] - (wrap["y"] + wrap["height"]) <= GAP_MAX
     else:
+        # The panel: the status, "Copy watch link" right under it, then the links.
         panel = box(page, "aside.panel")
-        below = box(page, "#status")
-        assert panel["y"] + panel["height"] - (below["y"] + below["height"]) < 90, panel
+        status, share = box(page, "#status"), box(page, "#share")
+        assert share["y"] - (status["y"] + status["height"]) <= GAP_MAX, share
+        assert panel["y"] + panel["height"] - (share["y"] + share["height"]) < 90, panel
     assert axe_violations(page) == []
 
     # A move made now goes on top, in the live list; the earlier ones stay.

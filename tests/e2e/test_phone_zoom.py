@@ -5,7 +5,7 @@
   (beside) its own column (row) of the board;
 - a shade and arrow mark each side with more board beyond it, and go once the board
   is scrolled to that edge;
-- a line the computer draws off screen brings a "New move" button at that edge
+- a line the computer draws off screen brings a "New move" button (under the board)
   (a button with an accessible name, the focus left alone); a tap scrolls the line
   into view and the button goes;
 - at 1280 x 800 (not zoomed) none of it shows, not even after the computer's turn.
@@ -119,6 +119,9 @@ def computer_lines(live_server: LiveServer, game_id: str, after: int) -> list[tu
 
 def open_game(page: Any, game: dict[str, Any]) -> None:
     own(page, game)
+    # These tests end the turn when the board is zoomed and scrolled ("End turn"): no
+    # stage moves on by itself here (the setting of play/auto.js, off).
+    page.evaluate("localStorage.setItem('squares.autoAdvance', 'off')")
     page.goto(f"/play/{game['game_id']}")
     page.wait_for_selector(f"{BOARD}[data-version]")
 
@@ -187,14 +190,15 @@ def test_the_axis_numbers_stay_in_view_and_over_their_columns_and_rows(
         assert view["left"] <= r["x"] <= g["left"]["x"] + g["left"]["width"], r
     # The leftmost column number shown is that of the first column of the board right
     # of the row strip (columns 0..8 went left), or of the next one when that number
-    # would be half under the corner (its centre less than half its width clear: 3 px
-    # for one digit, 6 for two); the same for the topmost row number below the column
-    # strip (half a number's height: 4 px; rows 0..2 went up with the page).
+    # would be partly under the corner (its centre less than half its width and a pixel
+    # clear: 4 px for one digit, 7 for two); the same for the topmost row number below
+    # the column strip (half a number's height and a pixel: 6 px; rows 0..2 went up
+    # with the page).
     col = min(c["n"] for c in g["cols"] if c["slot"]["x"] > strip_right)
-    if g["cols"][col]["slot"]["x"] < strip_right + (3 if col < 10 else 6):
+    if g["cols"][col]["slot"]["x"] < strip_right + (4 if col < 10 else 7):
         col += 1
     row = min(r["n"] for r in g["rows"] if r["slot"]["y"] > strip_bottom)
-    if g["rows"][row]["slot"]["y"] < strip_bottom + 4:
+    if g["rows"][row]["slot"]["y"] < strip_bottom + 6:
         row += 1
     assert shown_cols[0]["n"] == col > 8, (col, shown_cols[0])
     assert shown_rows[0]["n"] == row > 2, (row, shown_rows[0])

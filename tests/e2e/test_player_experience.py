@@ -111,6 +111,8 @@ def test_own_moves_are_explained_scores_animate_and_messages_do_not_outlive_thei
     slot(page, *legal_lines(live_server, game_id)[0]).click()
     wait_for_new_version(page, before)
     expect(message).to_contain_text("Extra line at")
+    # (Stage 3 ends by itself, play/auto.js: held here by its setting, to be read.)
+    page.uncheck("#auto-advance")
     before = version(page)
     page.keyboard.press("Enter")
     page.wait_for_selector(f"{BOARD}.animating")  # the pieces land one by one
@@ -121,9 +123,11 @@ def test_own_moves_are_explained_scores_animate_and_messages_do_not_outlive_thei
     expect(page.locator("#advance-btn")).to_have_text("End turn ⏎")
     expect(page.locator("#prompt")).to_contain_text("Stage 3")
 
-    # End turn: the computer plays; then only this turn is shown, the last one in a line.
+    # The turn ends (by itself once the setting is on again): the computer plays; then
+    # only this turn is shown, the last one in a line.
     before = version(page)
-    page.keyboard.press("Enter")
+    page.check("#auto-advance")
+    expect(page.locator("#auto-note")).to_have_text("The pieces fell: the computer's turn.")
     page.wait_for_selector(f"{BOARD}.animating")
     expect(message).to_contain_text("Computer")  # each of its moves is announced
     page.keyboard.press("Escape")

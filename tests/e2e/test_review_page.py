@@ -123,7 +123,7 @@ def test_review_summary_chart_marks_and_show_best(
     for seat in seats:
         box = page.locator(f"#review-seat-{seat['seat']}")
         expect(box).to_contain_text(names[seat["seat"]])
-        expect(box.locator(".review-accuracy dd")).to_have_text(f"{seat['accuracy']} %")
+        expect(box.locator(".review-accuracy dd.review-value")).to_have_text(f"{seat['accuracy']} %")
         expect(box).to_contain_text(f"{seat['gained']} of {seat['best']}")
         links = box.locator("a.mistake-link")
         expect(links).to_have_count(len(seat["mistakes"]))

@@ -178,9 +178,11 @@ def check_summaries(review: Review) -> None:
         gained = sum(t.stage1.gained for t in own)
         best = sum(t.stage1.best for t in own)
         assert (summary.gained, summary.best) == (gained, best)
-        accuracy = (None if not own else 100 if best <= 0
-                    else min(100, round(100 * max(0, gained) / best)))
+        lost = sum(t.stage1.lost for t in own)
+        accuracy = (None if not own else 100 if lost == 0 else 0 if best <= 0
+                    else min(99, round(100 * max(0, gained) / best)))
         assert summary.accuracy == accuracy
+        assert (summary.accuracy == 100) == (bool(own) and lost == 0)  # never beside a loss
         assert summary.accuracy is None or 0 <= summary.accuracy <= 100
         assert summary.given_away == sum(t.stage2.lost for t in own if t.stage2)
         luck = sum(t.stage1.best if i == 0 else (turns[i - 1].pieces or 0)

@@ -144,17 +144,17 @@ def crafted_games() -> Iterator[str]:
 
 GOLDEN: dict[str, tuple[Callable[[], Iterator[str]], str]] = {
     "small_games": (small_games,
-        "7d4c68dd436008fba52067bdf53823de140dfcd243fdea05a607ac62d5d936cc"),
+        "b86c550716ab8d9cab2edb44da1d6240c40c09c92c74581a4dbbcbe892d62c87"),
     "large_games": (large_games,
-        "be3a5b91861d513737ad71928034f8a7fc5bb58cf0a836ede947cf156a34639d"),
+        "61163efb429a8c1764d607bafd6bdf12f9e3157121642a4de99f12bad73c956c"),
     "greedy_games": (greedy_games,
-        "52d62192cc404e4e6f10186502227372e591edff25b7f8656bcdcf3d284d7ab1"),
+        "78496c2e779fcd0643872717ee9bb623e258af0705ee9dec7bff36087c150c50"),
     "hinted_games": (hinted_games,
-        "e8132745d67e82168868b415ca5ad3dbcf2c347ffc76380e2a7ccf29f63ef458"),
+        "6be705cba0ab050d457fa7bf5b22af52f99fc1c81da8830361203944423b049c"),
     "abandoned_games": (abandoned_games,
-        "31af917b1398e2db8914c1a53de066e15a5a16d80ea4532ebabde8eee4243621"),
+        "97e5b1057e9ec1faa9ea395435dd0c42ebdf0a86180fe002488d23d258803322"),
     "crafted_games": (crafted_games,
-        "f65f4beef9689eff8fd3707a6714304a695e865af7dbce38149493bedc5296be"),
+        "a4b87f78db2effa028797e6c84b31cf6ebf5216291910dce308532a98d831003"),
 }
 
 

@@ -88,8 +88,8 @@ def test_rule_I2_small_fields_draw_no_larger_share_of_their_slots_than_the_defau
     scaled = round(90 * (slots - walls) / 263)
     same_share = round(140 * slots / 313) - walls
     assert max(0, min(scaled, same_share)) == expected
-    game, _ = _start(height=size[0], width=size[1])
-    assert game.rules_edition == 2  # what new games are played by
+    game, _ = _start(height=size[0], width=size[1], rules_edition=2)
+    assert game.rules_edition == 2
     assert len(set(game.initial_lines)) == len(game.initial_lines) == expected
 
 

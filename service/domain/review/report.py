@@ -74,8 +74,9 @@ class SeatSummary:
     seat: int
     gained: int  # stage-1 points over the game
     best: int  # the best stage 1 of each turn, added up
-    # 100 * gained / best, within 0..100 (100 when nothing was there to take); None
-    # when the seat played no turn (a game left before its first turn ended)
+    # stage 1's share: 100 * gained / best, within 0..100, and 100 exactly when no
+    # stage-1 point was lost (`accuracy`); None when the seat played no turn (a game
+    # left before its first turn ended)
     accuracy: int | None
     given_away: int  # stage 2: what the lines played gave beyond the least possible
     luck: int  # what random lines (start, pieces) put within the seat's reach
@@ -106,8 +107,8 @@ def summarise(seat: int, turns: tuple[TurnReview, ...]) -> SeatSummary:
     own = [t for t in turns if t.seat == seat]
     gained = sum(t.stage1.gained for t in own)
     best = sum(t.stage1.best for t in own)
-    accuracy = (None if not own else 100 if best <= 0
-                else min(100, round(100 * max(0, gained) / best)))
+    lost = sum(t.stage1.lost for t in own)
+    accuracy = None if not own else stage1_accuracy(gained, best, lost)
     given_away = sum(t.stage2.lost for t in own if t.stage2)
     luck = 0
     previous: TurnReview | None = None
@@ -116,6 +117,23 @@ def summarise(seat: int, turns: tuple[TurnReview, ...]) -> SeatSummary:
             luck += t.stage1.best if previous is None else (previous.pieces or 0)
         previous = t
     return SeatSummary(seat, gained, best, accuracy, given_away, luck, _largest_mistakes(own))
+
+
+def stage1_accuracy(gained: int, best: int, lost: int) -> int:
+    """A seat's accuracy: the stage-1 points it took (`gained`, over its turns) as a
+    percentage of the most there was (`best`), 0..100; `lost`: the stage-1 points its
+    turns lost (each turn's best less what it took, never below 0).
+
+    100 exactly when nothing was lost (nothing to take counts as 100), so the page
+    never shows 100 % beside a stage-1 mistake it lists: rounding alone would (199 of
+    200), and so would an approximate turn that took more than the best its search
+    found, making up for a loss elsewhere. A loss where nothing was there to take (a
+    penalty) is 0. Stage 2 is not in it: its gifts are `given_away`."""
+    if lost <= 0:
+        return 100
+    if best <= 0:
+        return 0
+    return min(99, round(100 * max(0, gained) / best))
 
 
 def _largest_mistakes(own: list[TurnReview]) -> tuple[Mistake, ...]:

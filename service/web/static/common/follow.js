@@ -8,7 +8,9 @@
      games, reconnects and retries.
    - A hidden tab holds no stream: it closes when the tab is hidden and reopens when
      it is shown, with `?after=` the last event the page applied (a fresh EventSource
-     cannot send Last-Event-ID), so the events made meanwhile arrive once each.
+     cannot send Last-Event-ID), so the events made meanwhile arrive once each. The
+     one exception is the page's to ask for (`whileHidden`): a player's own online
+     game keeps its stream, so that "Your turn" reaches the hidden tab.
    - A dropped stream is resumed by the browser itself (Last-Event-ID); a refused one
      (429, 503, ...) is opened again after RETRY_MS, from the last event applied.
    - The page learns what the stream is doing through `onStatus`: "live" (open, or a
@@ -43,7 +45,8 @@ class Follower {
      numeric seq; the page drops those it has), extra ({type: fn(data)}: messages
      without a seq, e.g. viewers), ended() (true: the stream's end is the game's
      end, not to be resumed), onGap() (the stream dropped: read what was missed),
-     onStatus(status). */
+     onStatus(status), whileHidden() (true: keep the stream while the tab is hidden;
+     asked whenever the tab is hidden, so the answer may change). */
   constructor(opts) {
     this.o = opts;
     this.es = null;
@@ -54,8 +57,13 @@ class Follower {
     document.addEventListener("visibilitychange", this.onVisibility);
   }
 
+  /* The tab is hidden and the page lets its stream go. */
+  asleep() {
+    return tabHidden() && !(this.o.whileHidden && this.o.whileHidden());
+  }
+
   start() {
-    if (tabHidden()) this.set("paused");
+    if (this.asleep()) this.set("paused");
     else this.open();
   }
 
@@ -101,7 +109,7 @@ class Follower {
       this.set("reconnecting");
       this.timer = setTimeout(() => {
         this.timer = null;
-        if (!this.finished && !tabHidden()) this.open();
+        if (!this.finished && !this.asleep()) this.open();
       }, RETRY_MS);
     } else {
       // Dropped (a network error, a server restart's `retry:`): the browser
@@ -113,10 +121,10 @@ class Follower {
 
   visibility() {
     if (this.finished) return;
-    if (tabHidden()) {
+    if (this.asleep()) {
       this.drop();
       this.set("paused");
-    } else if (!this.es) {
+    } else if (!this.es && !this.timer) {
       this.open();
     }
   }

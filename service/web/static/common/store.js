@@ -26,9 +26,13 @@ export function readJson(key, fallback) {
   }
 }
 
+/* An invite as kept: its link and expiry; a rematch's also the friend's name
+   (`rematch`), who was asked on their own page. */
 function cleanInvite(v) {
-  return v && typeof v.url === "string" && typeof v.expires_at === "string"
-    ? { url: v.url, expires_at: v.expires_at } : null;
+  if (!v || typeof v.url !== "string" || typeof v.expires_at !== "string") return null;
+  const kept = { url: v.url, expires_at: v.expires_at };
+  if (typeof v.rematch === "string") kept.rematch = v.rematch;
+  return kept;
 }
 
 export function loadLatest() {

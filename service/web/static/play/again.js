@@ -85,7 +85,9 @@ async function rematch() {
   button.disabled = true;
   try {
     const data = await api("POST", gamePath(gameId, "/rematch"), undefined, S.game.token);
-    const invite = data.invite ? { url: data.invite.url, expires_at: data.invite.expires_at } : null;
+    // Made now: the friend is asked on their page of this game; the invite says so.
+    const friend = seatName(S.state, 3 - mySeat(S.state));
+    const invite = data.invite ? { url: data.invite.url, expires_at: data.invite.expires_at, rematch: friend } : null;
     stopAgain();
     await hooks.open({ game_id: data.game_id, token: data.token, seat: data.seat, invite }, data.state, data.events);
   } catch (e) {

@@ -7,6 +7,7 @@ import { describeEvent, penaltyOf, pt } from "../common/captions.js";
 import { $ } from "../common/dom.js";
 import { addPiece, addPlan, fillPieces, fillPlans, seatLetter, seatName } from "../common/panels.js";
 import { plural } from "../common/words.js";
+import { autoOn } from "./auto.js";
 import { flash, render, resultWords, showPlaying } from "./panel.js";
 import { showScores } from "./scores.js";
 import { play } from "../common/sound.js";
@@ -153,7 +154,8 @@ function feedback(events, st) {
     let s = `${plural(pieces.length - skipped, "piece")} placed`;
     if (skipped) s += `, ${skipped} skipped (no room)`;
     if (closed) s += `, ${plural(closed, "ownerless square")} closed`;
-    parts.push(end ? `${s}.` : `${s}. Press End turn.`);
+    // The turn ends by itself unless the player turned that off (play/auto.js).
+    parts.push(end || autoOn() ? `${s}.` : `${s}. Press End turn.`);
   }
   // a resignation says its own words (play/resign.js)
   if (end && !events.some((ev) => ev.type === "game_resigned")) parts.push(`The last line is drawn: game over. ${resultWords(st, end.data)}.`);

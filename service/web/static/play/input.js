@@ -7,6 +7,7 @@ import { pt } from "../common/captions.js";
 import { $ } from "../common/dom.js";
 import { seatName } from "../common/panels.js";
 import { applyMoveResult } from "./anim.js";
+import { sayAuto } from "./auto.js";
 import { catchUpSoon, kick, untilCaughtUp } from "./live.js";
 import { clearMessage, flash, render, showPlaying } from "./panel.js";
 import { lineRefusal } from "./refusals.js";
@@ -37,7 +38,9 @@ async function sendMove(path, body) {
   }
 }
 
-export async function act(kind, x, y) {
+/* A line or an advance; `auto`: the advance of a stage without a choice (play/auto.js),
+   whose note stays. */
+export async function act(kind, x, y, auto = false) {
   if (S.busy) await untilCaughtUp();
   const st = S.state;
   if (!S.game || !st || S.busy) return;
@@ -66,6 +69,7 @@ export async function act(kind, x, y) {
   S.busy = true;
   S.board.clearHint();
   clearMessage();
+  if (!auto) sayAuto(""); // the player's own action: a stage that moved on by itself is past
   // Ending a turn against the computer: it thinks, then plays; the panel says so at once.
   const next = 3 - st.turn;
   const handsOver = kind === "advance" && st.stage === 3 && st.legal.can_advance && isComputer(st, next);

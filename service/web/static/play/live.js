@@ -6,14 +6,18 @@
    animation running), then one GET /api/games/<id> per burst gives the state they
    lead to, and they go through `applyMoveResult` like the computer's turn. A gap (a
    reconnect, an event type this page does not listen to) is filled from /events.
-   While the feed reconnects, #live-note says so. */
+   While the feed reconnects, #live-note says so. A player's own online game keeps its
+   feed while the tab is hidden (the friend's move brings "Your turn", play/notice.js),
+   and applies it there at once, unanimated: nobody watches, and a hidden tab's timers
+   are slowed down to once a second or less. */
 
 import { api, ApiError } from "../common/api.js";
-import { $ } from "../common/dom.js";
+import { $, tabHidden } from "../common/dom.js";
 import { RECONNECTING, RETRY_MS, follow as followFeed, unfollow } from "../common/follow.js";
 import { applyMoveResult } from "./anim.js";
+import { autoAdvance } from "./auto.js";
 import { flash } from "./panel.js";
-import { S, gameUrl } from "./state.js";
+import { S, gameUrl, online } from "./state.js";
 
 const pending = new Map(); // seq -> event from the feed, not applied yet
 let due = false; // a catch-up was asked for (a conflict, a reconnect)
@@ -57,6 +61,7 @@ export function follow() {
       if (S.game === game) catchUpSoon();
     },
     onStatus: note,
+    whileHidden: () => Boolean(game.token) && online(S.state) && !S.state.over,
   });
 }
 
@@ -77,7 +82,8 @@ export async function untilCaughtUp() {
   for (let i = 0; i < 5 && running; i++) await caughtUp;
 }
 
-/* Called whenever the page may have become free: apply what is waiting. */
+/* Called whenever the page may have become free: apply what is waiting; nothing
+   waiting, a stage without a choice moves on (play/auto.js). */
 export function kick() {
   if (!S.state || !S.game) return;
   if (S.state.over) {
@@ -86,8 +92,9 @@ export function kick() {
     return;
   }
   dropSeen();
-  if (running || S.busy || !(due || ahead())) return;
-  catchUp();
+  if (running || S.busy) return;
+  if (due || ahead()) catchUp();
+  else autoAdvance();
 }
 
 async function catchUp() {
@@ -113,7 +120,9 @@ async function catchUp() {
         if (S.game !== game) return;
       }
       events = events.filter((ev) => ev.seq > from && ev.seq <= st.version);
-      await applyMoveResult(events, st, { remote: true });
+      const applying = applyMoveResult(events, st, { remote: true });
+      if (tabHidden() && S.anim) S.anim.skip(); // shown at once: the tab is hidden
+      await applying;
       dropSeen();
     }
   } catch (e) {

@@ -3,7 +3,8 @@
    play/: state.js (the page's state), panel.js (drawing a state), scores.js (the
    scores and the game-over box), anim.js (applying a move's events), input.js
    (actions, keys, clicks), live.js (the live feed), zoom.js (small screens), resign.js
-   (resigning and aborting, asked first in the page). From
+   (resigning and aborting, asked first in the page), auto.js (stages without a choice
+   move on by themselves), invite.js (an online game's invite). From
    common/: the board, the panels, the API, the feed, localStorage (store.js). */
 
 import { api, ApiError, gamePath } from "../common/api.js";
@@ -14,9 +15,11 @@ import { entryOf, finished, forgetGame, loadLatest, loadPrefs, remember, remembe
 import { sentence } from "../common/words.js";
 import { initAgain, stopAgain } from "./again.js";
 import { applyMoveResult } from "./anim.js";
-import { computerToMove, initInput } from "./input.js";
+import { initAuto, resetAuto } from "./auto.js";
+import { act, computerToMove, initInput } from "./input.js";
 import { catchUpSoon, follow, kick, stop, untilCaughtUp } from "./live.js";
-import { clearMessage, copyInvite, flash, render } from "./panel.js";
+import { copyInvite } from "./invite.js";
+import { clearMessage, flash, render } from "./panel.js";
 import { initResign } from "./resign.js";
 import { S, recordSeqs, trackTurn } from "./state.js";
 import { zoom } from "./zoom.js";
@@ -191,6 +194,7 @@ async function openGame(gameId, knownState) {
 function showStart(push) {
   stop();
   stopAgain();
+  resetAuto();
   if (S.anim) S.anim.skip();
   zoom(false);
   S.game = null;
@@ -206,6 +210,7 @@ function showStart(push) {
 function enterGame(g, st, knownPlans, events) {
   stop();
   stopAgain();
+  resetAuto();
   S.game = g;
   S.plans = knownPlans || {};
   // The turn so far and the previous one (or the one that ended the game), from its events.
@@ -233,6 +238,7 @@ function enterGame(g, st, knownPlans, events) {
   $("board").focus({ preventScroll: true });
   follow();
   computerToMove(st);
+  kick(); // a stage without a choice moves on (play/auto.js), the computer's turn done first
 }
 
 function route() {
@@ -249,6 +255,7 @@ function init() {
   for (const r of document.querySelectorAll('input[name="mode"]')) r.addEventListener("change", syncModeFields);
   syncModeFields();
   initInput();
+  initAuto(act);
   $("copy-btn").addEventListener("click", copyInvite);
   $("invite-url").addEventListener("focus", (e) => e.currentTarget.select());
   window.addEventListener("popstate", route);

@@ -1,14 +1,16 @@
 /* Squares, the play page: the panel beside the board (status, prompt, message, the
-   previous turn, the invite of an online game) and the board's paint from a whole
-   state; the scores and game over are scores.js's. */
+   previous turn) and the board's paint from a whole state; the scores and game over
+   are scores.js's, an online game's invite invite.js's. */
 
 import { penaltyOf } from "../common/captions.js";
 import { $ } from "../common/dom.js";
 import { setMessage } from "../common/message.js";
 import { fillPieces, fillPlans, fillStatus, overResult, plansOfState, seatLetter, seatName } from "../common/panels.js";
-import { dropInvite } from "../common/store.js";
 import { plural, signed } from "../common/words.js";
-import { fillScorebar } from "./scorebar.js";
+import { autoOn } from "./auto.js";
+import { fillInvite } from "./invite.js";
+import { noticeTurn } from "./notice.js";
+import { barTurn, fillScorebar } from "./scorebar.js";
 import { syncEndButtons } from "./resign.js";
 import { showOver, showScores } from "./scores.js";
 import { S, canPlay, isComputer, mySeat, online, youSeat } from "./state.js";
@@ -89,6 +91,7 @@ export function showPlaying(st, seat, stage) {
       : [`${who}The latest moves are being shown…`, "Wait for the moves to be shown."];
   }
   $("prompt").textContent = prompt;
+  barTurn(st, seat, stage); // the zoomed board's bar follows the turn shown too
   setControls(false, reason);
   $("advance-btn").classList.remove("hint");
   $("advance-btn").textContent = stage === 3 ? "End turn ⏎" : "Next stage ⏎";
@@ -120,6 +123,9 @@ function promptFor(st) {
   if (st.aborted) return "The game was aborted: nobody can move in it any more. Start a new game.";
   if (st.over) return "Game over. Watch the replay, or start a new game.";
   if (online(st) && st.open_seat !== null) {
+    if (S.game.token && S.game.invite && S.game.invite.rematch) {
+      return `${S.game.invite.rematch} can accept the rematch on their page, or open the link: the game starts when they join.`;
+    }
     return S.game.token ? "Send your friend the invite link: the game starts when they join."
       : "Waiting for a second player to join.";
   }
@@ -127,64 +133,14 @@ function promptFor(st) {
   if (waiting) return waiting[0];
   const who = st.mode === "two_players" ? `${name(st.turn)}: ` : online(st) ? "Your turn. " : "";
   if (st.stage === 1) {
-    return `${who}Stage 1 — squaring: each line must close a square (+1). Keep each new square next to the one before, or it costs 5. Nothing to close? Press Next stage.`;
+    return `${who}Stage 1 — squaring: each line must close a square (+1). Keep each new square next to the one before, or it costs 5. Nothing to close? ${autoOn() ? "The game moves on to stage 2 by itself." : "Press Next stage."}`;
   }
   if (st.stage === 2) {
     return st.legal.can_advance
       ? `${who}Stage 2 done. Press Next stage: the random pieces follow.`
       : `${who}Stage 2 — place one extra line anywhere. It scores nothing: try not to leave a square open.`;
   }
-  return `${who}Stage 3 — the random pieces are on the board. Press End turn.`;
-}
-
-// -- an online game's invite: shown to its creator while the seat is open ----------------
-function fillInvite(st) {
-  const waiting = online(st) && st.open_seat !== null && !st.over;
-  if (online(st) && st.open_seat === null && S.game.invite) {
-    S.game.invite = null;
-    dropInvite(S.game.game_id);
-  }
-  const box = $("invite");
-  box.hidden = !(waiting && S.game.token && mySeat(st) !== st.open_seat);
-  if (box.hidden) return;
-  const invite = S.game.invite;
-  $("invite-link").hidden = !invite;
-  $("invite-lost").hidden = Boolean(invite);
-  if (!invite) return;
-  if ($("invite-url").value !== invite.url) $("invite-url").value = invite.url;
-  const expires = new Date(invite.expires_at);
-  const when = Number.isNaN(expires.getTime()) ? invite.expires_at
-    : expires.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
-  const expired = expires.getTime() <= Date.now();
-  const line = $("invite-expiry");
-  line.textContent = expired
-    ? `This link expired on ${when}: start a new game to invite a friend.`
-    : `The link works once, until ${when}.`;
-  line.classList.toggle("error", expired);
-}
-
-export async function copyInvite() {
-  const field = $("invite-url");
-  const note = $("invite-copied");
-  field.focus();
-  field.select();
-  let done = false;
-  try {
-    if (navigator.clipboard && window.isSecureContext) {
-      await navigator.clipboard.writeText(field.value);
-      done = true;
-    }
-  } catch (e) {
-    done = false;
-  }
-  if (!done) {
-    try {
-      done = document.execCommand("copy");
-    } catch (e) {
-      done = false;
-    }
-  }
-  note.textContent = done ? "Link copied: send it to your friend." : "Copy the selected link (Ctrl+C), then send it to your friend.";
+  return `${who}Stage 3 — the random pieces are on the board. ${autoOn() ? "The turn ends by itself." : "Press End turn."}`;
 }
 
 // -- what kind of game: a practice game (a chosen seed), an online game's hints ----------
@@ -243,6 +199,7 @@ export function render(st) {
   else S.board.showCursor(S.cursor.x, S.cursor.y);
   const turnName = seatName(st, st.turn);
   document.title = st.over ? "Squares — game over" : `Squares — round ${st.round}, ${turnName}, stage ${st.stage}`;
+  noticeTurn(st); // a hidden tab's "Your turn" (its title, a notification)
   syncZoomTools();
   if (st.over) showOver(st);
 }

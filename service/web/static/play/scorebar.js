@@ -1,11 +1,15 @@
 /* Squares, the play page zoomed on a phone: a compact score bar ("You 12 · Computer
-   9 · Round 2, stage 1") that stays at the top of the screen while the zoomed board
-   is scrolled (zoom.css), since the status panel is then below it, off screen. Only
-   a look (aria-hidden): the status panel says the same to a screen reader. */
+   9 · Round 2") over a line that names who moves now and the stage really in play
+   ("Your turn — stage 1: close a square", "The computer is moving… (stage 2)",
+   "Bora's turn — stage 1"). It stays at the top of the screen while the zoomed board
+   is scrolled (zoom.css), since the status panel is then below it, off screen; while
+   a turn is shown move by move it follows that turn (`barTurn`, from showPlaying), not
+   the state the page last drew. Only a look (aria-hidden): the status panel says the
+   same to a screen reader. */
 
 import { $ } from "../common/dom.js";
-import { seatView } from "../common/panels.js";
-import { S, youSeat } from "./state.js";
+import { seatName, seatView } from "../common/panels.js";
+import { S, isComputer, mySeat, online, youSeat } from "./state.js";
 
 const field = (name) => $("scorebar").querySelector(`[data-bar="${name}"]`);
 
@@ -17,7 +21,36 @@ export function fillScorebar(st) {
     field(`label${seat}`).title = v.full;
   }
   barScores(S.shown);
-  field("stage").textContent = st.over ? "Game over" : `Round ${st.round}, stage ${st.stage}`;
+  field("stage").textContent = st.over ? "" : `Round ${st.round}`;
+  barTurn(st, st.turn, st.stage);
+}
+
+/* What each stage asks of the player to move, in a few words. */
+const STAGE_TASK = { 1: "close a square", 2: "one extra line", 3: "the random pieces" };
+
+/* Who moves now, and in which stage: `seat` playing `stage` of game `st`. */
+export function turnWords(st, seat, stage) {
+  if (st.over) return "Game over";
+  if (online(st) && st.open_seat !== null) {
+    return S.game && S.game.token ? "Waiting for your friend to join" : "Waiting for a second player";
+  }
+  const task = `stage ${stage}: ${STAGE_TASK[stage] || ""}`;
+  if (isComputer(st, seat)) {
+    const who = st.mode === "vs_computer" ? "The computer" : seatName(st, seat);
+    return `${who} is moving… (stage ${stage})`;
+  }
+  const mine = Boolean(S.game && S.game.token) && (!online(st) || seat === mySeat(st));
+  if (mine && st.mode !== "two_players") return `Your turn — ${task}`;
+  if (mine) return `${seatName(st, seat)}'s turn — ${task}`;
+  return `${seatName(st, seat)}'s turn — stage ${stage}`;
+}
+
+/* The bar's line of who moves: `seat` in `stage` (the turn being shown). */
+export function barTurn(st, seat, stage) {
+  const line = field("turn");
+  line.textContent = turnWords(st, seat, stage);
+  line.classList.toggle("turn-1", !st.over && seat === 1);
+  line.classList.toggle("turn-2", !st.over && seat === 2);
 }
 
 /* The scores on the bar, as the status panel shows them now. */

@@ -5,9 +5,10 @@
      sticky in the scroller; the top strip follows the screen's top (or the score bar)
      when the page scrolls the board's top away (one transform per frame);
    - each side with more board beyond it shows a shade and an arrow (.edge-cue);
-   - the other side's line drawn off screen gets a "New move" button at that edge
-     (`noteMove`), which a tap scrolls to; it goes once the line is on screen, or with
-     this page's player's next line. Passive scroll listeners, one frame at a time. */
+   - the other side's line drawn off screen gets a "New move" button in the strip
+     under the board (never over its lines), on the side it points to (`noteMove`); a
+     tap scrolls to the line; it goes once the line is on screen, or with this page's
+     player's next line. Passive scroll listeners, one frame at a time. */
 
 import { pt } from "../common/captions.js";
 import { $ } from "../common/dom.js";
@@ -30,10 +31,16 @@ export function tooSmall() {
   return Boolean(S.board) && !S.zoomed && S.board.scale() < MIN_TAP_SCALE;
 }
 
+/* The rule in words under the board: a tap on a board whose lines are too close
+   together to hit only zooms in; zoomed (or on a board big enough), a tap draws. */
+const TIP_FIT = "The lines are too close together to tap: your first tap zooms in, then a tap draws a line.";
+const TIP_ZOOMED = "Tap a line to draw it.";
+
 export function syncZoomTools() {
   const small = S.zoomed || tooSmall();
   $("zoom-btn").hidden = !small;
-  $("zoom-tip").hidden = !small || S.zoomed;
+  $("zoom-tip").hidden = !small;
+  $("zoom-tip").textContent = S.zoomed ? TIP_ZOOMED : TIP_FIT;
   $("zoom-btn").textContent = S.zoomed ? "Fit the board" : "Zoom in";
   $("zoom-btn").setAttribute("aria-pressed", S.zoomed ? "true" : "false");
 }
@@ -119,7 +126,10 @@ function measure() {
   const svg = board.svg.getBoundingClientRect();
   geo = {
     x: (x) => ox + x * cell, y: (y) => oy + y * cell, cell,
-    left: Math.round(ox - 5 * k), top: Math.round(oy - 5 * k), // the strips end before the dots
+    // The strips end before the dots: the left one 5 units before column 0, the top
+    // one 7 units above row 0, where the column numbers end, so that the row
+    // number 0 (10 units tall, centred on row 0) is never half under it.
+    left: Math.round(ox - 5 * k), top: Math.round(oy - 7 * k),
     width: sc.clientWidth, height: sc.clientHeight, scrollW: sc.scrollWidth, scrollH: sc.scrollHeight,
   };
   const [top, corner, left] = strips();
@@ -199,8 +209,8 @@ function update() {
   const v = visible();
   const [top, corner, left] = strips();
   for (const s of [top, corner]) setStyle(s, "transform", `translateY(${v.lift}px)`);
-  cut(top, geo.x, v.l, v.r, (n) => (n < 10 ? 3 : 6)); // half a number's width
-  cut(left, geo.y, v.t, v.b, () => 4); // and height
+  cut(top, geo.x, v.l, v.r, (n) => (n < 10 ? 4 : 7)); // half a number's width, and a pixel
+  cut(left, geo.y, v.t, v.b, () => 6); // and height
   setHidden(cue("left"), v.left <= 1);
   setHidden(cue("right"), v.left + geo.width >= geo.scrollW - 1);
   setHidden(cue("up"), v.top <= 1);
@@ -214,7 +224,7 @@ function update() {
     const button = marker(side);
     shown[side] = p || null;
     setHidden(button, !p);
-    if (p) place(button, side, p, mine.length, v);
+    if (p) label(button, side, p, mine.length);
   }
 }
 
@@ -233,14 +243,9 @@ function cut(strip, at, lo, hi, half) {
   for (const [i, span] of [...strip.children].entries()) span.classList.toggle("cut", i < first || i > last);
 }
 
-/* A "New move" button beside its line: at the line's row on the left and right, at
-   its column above and below; its arrow on the side it points to. */
-function place(button, side, p, count, v) {
-  const across = side === "left" || side === "right";
-  const along = across
-    ? clamp(geo.y(p.y) - v.top, v.t - v.top + 22, v.b - v.top - 22)
-    : clamp(geo.x(p.x) - v.left, geo.left + 64, geo.width - 64);
-  setStyle(button, "--at", `${Math.round(along)}px`);
+/* A "New move" button's words: its arrow on the side it points to, and the line it
+   shows in its accessible name. */
+function label(button, side, p, count) {
   const words = count > 1 ? "New moves" : "New move";
   const text = side === "left" || side === "up" ? `${ARROW[side]} ${words}` : `${words} ${ARROW[side]}`;
   if (button.textContent !== text) button.textContent = text;
@@ -248,8 +253,6 @@ function place(button, side, p, count, v) {
   button.dataset.x = String(p.x);
   button.dataset.y = String(p.y);
 }
-
-const clamp = (n, lo, hi) => Math.max(lo, Math.min(hi, n));
 
 /* Scroll the line a "New move" button stands for into view; the focus stays on the
    board (the button goes away once the line is on screen). */

@@ -3,9 +3,11 @@
    none imports a module that imports it back), load (the server), step (one step on
    screen), moves (the move list), controls (buttons and keys), autoplay, chart (the
    score chart) and review/ (an ended game's review). What the watch and play pages
-   share with it (the board, the panels, the captions) is in common/. */
+   share with it (the board, the panels, the captions, "Copy replay link") is in
+   common/. */
 
 import { showError } from "../common/message.js";
+import { initShare } from "../common/share.js";
 import { drawChart } from "./chart.js";
 import { initControls } from "./controls.js";
 import { loadEvents } from "./load.js";
@@ -15,6 +17,7 @@ import { R, names } from "./state.js";
 import { show } from "./step.js";
 
 initControls();
+initShare();
 drawChart();
 const movesBuilt = loadEvents().then(() => {
   // An online game's second seat is named by its seat_claimed event.

@@ -6,7 +6,8 @@
    on the server only. The moves made before the page opened are read once from
    GET /api/games/{id}/events (the latest FEED_MAX) into their own list (#feed-past)
    under the live one (#feed); root's data-past says how many once they are shown.
-   One module: the board, the panels, the captions and the feed are common/'s. */
+   One module: the board, the panels, the captions, the feed and "Copy watch link"
+   are common/'s. */
 
 import { gamePath, getJson } from "../common/api.js";
 import { Board } from "../common/board.js";
@@ -15,6 +16,7 @@ import { $, text } from "../common/dom.js";
 import { RECONNECTING, follow as followFeed, unfollow } from "../common/follow.js";
 import { clearError, showError } from "../common/message.js";
 import { fillStatus, namesOf, overResult, seatName } from "../common/panels.js";
+import { initShare } from "../common/share.js";
 import { play } from "../common/sound.js";
 
 const root = $("watch-root");
@@ -205,4 +207,5 @@ async function start() {
   loadPast(state.version);
 }
 
+initShare();
 start();

@@ -21,10 +21,21 @@ function stepLink(content, step, cls, onPick) {
   return a;
 }
 
-function fact(dl, term, value) {
+/* A figure with what it means on a line of its own, under it: the term a <dfn>,
+   the value, then the explanation (a second <dd>, the value's description). */
+function fact(dl, term, value, help, id) {
   const div = document.createElement("div");
-  div.appendChild(text("dt", term));
-  div.appendChild(text("dd", value));
+  div.className = "review-fact";
+  const dt = document.createElement("dt");
+  dt.appendChild(text("dfn", term));
+  div.appendChild(dt);
+  const dd = text("dd", value, "review-value");
+  dd.id = id;
+  dd.setAttribute("aria-describedby", `${id}-help`);
+  div.appendChild(dd);
+  const why = text("dd", help, "review-help");
+  why.id = `${id}-help`;
+  div.appendChild(why);
   dl.appendChild(div);
   return div;
 }
@@ -36,15 +47,25 @@ function seatBox(seat, byTurn, onPick) {
   box.appendChild(text("h3", names[seat.seat] || `Seat ${seat.seat}`, `who-${seat.seat}`));
   const dl = document.createElement("dl");
   dl.className = "grid";
-  fact(dl, "Accuracy", `${seat.accuracy} %`).classList.add("review-accuracy");
-  fact(dl, "Stage 1", `${seat.gained} of ${seat.best}`);
-  fact(dl, "Given away", String(seat.given_away));
-  fact(dl, "Luck", signed(seat.luck));
+  const id = (what) => `review-${seat.seat}-${what}`;
+  // What each figure counts (docs/playing.md, "The review"): accuracy is stage 1's,
+  // 100 % only when no stage-1 point was lost; stage 2's gifts are "Given away".
+  fact(dl, "Accuracy", seat.accuracy === null ? "—" : `${seat.accuracy} %`,
+    "Stage 1 only: the share of the points within reach that were taken.", id("accuracy"))
+    .classList.add("review-accuracy");
+  fact(dl, "Stage 1", `${seat.gained} of ${seat.best}`,
+    "Points taken in stage 1, of the most each turn offered.", id("stage1"));
+  fact(dl, "Given away", String(seat.given_away),
+    "Stage 2: points the extra lines left the opponent, beyond the least any line would.", id("given"));
+  fact(dl, "Luck", signed(seat.luck),
+    "What the random lines put within reach (+) or took away (−): no choice of the player's.", id("luck"));
   box.appendChild(dl);
   if (!seat.mistakes.length) {
     box.appendChild(text("p", "No mistakes.", "review-none muted"));
     return box;
   }
+  box.appendChild(text("p", "Largest mistakes: one in stage 1 lowers the accuracy, one in stage 2 counts in Given away.",
+    "review-help review-mistakes-help"));
   const list = document.createElement("ol");
   list.className = "mistakes";
   list.setAttribute("aria-label", `${names[seat.seat] || `Seat ${seat.seat}`}'s largest mistakes`);
