@@ -5,7 +5,6 @@ would fail the test itself."""
 from __future__ import annotations
 
 import errno
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,6 @@ from tests.cli.conftest import Run, make_run
 from tests.databases import sqlite_url
 
 INT32_RANGE = "-2147483648<=x<=2147483647"
-HAS_PROC = sys.platform.startswith("linux") and Path("/proc/self").is_dir()
 
 
 def assert_one_error(result: Result, exit_code: int, *fragments: str) -> str:
@@ -146,7 +144,6 @@ def test_a_database_that_is_a_directory(tmp_path: Path) -> None:
                      f"cannot use the database {tmp_path}: it is a directory")
 
 
-@pytest.mark.skipif(not HAS_PROC, reason="needs Linux /proc")
 def test_a_database_where_no_directory_can_be_made() -> None:
     """Nobody (not even root) makes a directory in /proc."""
     run = make_run("sqlite:////proc/squares-test/x.db")
@@ -155,7 +152,6 @@ def test_a_database_where_no_directory_can_be_made() -> None:
                          "/proc/squares-test")
 
 
-@pytest.mark.skipif(not HAS_PROC, reason="needs Linux /proc")
 def test_a_database_file_that_cannot_be_made() -> None:
     assert_one_error(make_run("sqlite:////proc/x.db")("games", "list"), 1,
                      "database error: ", "(/proc/x.db)")  # the words between: SQLite's
