@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from squares_testing.play import play_hints
+
 BOARD = "#board"
 
 
@@ -157,3 +159,17 @@ def own(page: Any, game: dict[str, Any], seat: int = 1) -> None:
     page.goto("/how-to-play")
     entry = {game["game_id"]: {"token": game["token"], "at": 1, "seat": seat}}
     page.evaluate("v => localStorage.setItem('squares.tokens', v)", json.dumps(entry))
+
+
+def finished_online_game(live_server: Any) -> tuple[str, dict[int, str]]:
+    """An online game on 7 x 9 (seed 3) that Ann made, Bob joined and both played to its
+    end with the hints: its id and each seat's token."""
+    created = live_server.post_json("/api/games", {"player_name": "Ann", "mode": "online",
+                                                   "hints": True, "height": 7, "width": 9,
+                                                   "seed": 3})
+    game_id = created["game_id"]
+    claimed = live_server.post_json(f"/api/games/{game_id}/claim",
+                                    {"code": created["invite"]["code"], "name": "Bob"})
+    tokens = {1: created["token"], 2: claimed["token"]}
+    play_hints(live_server.send, game_id, tokens)
+    return game_id, tokens

@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from squares_testing.play import hint_move, play_hints
+from squares_testing.play import hint_move
 
 from .conftest import SIZES, LiveServer, browser_context, checked_page, play_by_api, screenshot
-from .helpers import BOARD, own, play_until_over
+from .helpers import BOARD, finished_online_game, own, play_until_over
 
 pytestmark = pytest.mark.e2e
 
@@ -126,14 +126,7 @@ def test_a_game_ended_on_the_page_shows_the_result_at_the_top(
 def test_online_rematch_swaps_the_seats_and_the_friend_accepts_it(
     browser: Any, live_server: LiveServer, size: str
 ) -> None:
-    created = live_server.post_json("/api/games", {"player_name": "Ann", "mode": "online",
-                                                   "hints": True, "height": 7, "width": 9,
-                                                   "seed": 3})
-    old = created["game_id"]
-    claimed = live_server.post_json(f"/api/games/{old}/claim",
-                                    {"code": created["invite"]["code"], "name": "Bob"})
-    tokens = {1: created["token"], 2: claimed["token"]}
-    play_hints(live_server.send, old, tokens)
+    old, tokens = finished_online_game(live_server)
     with contextlib.ExitStack() as stack:
         pages = {}
         for seat, who in ((1, "ann"), (2, "bob")):

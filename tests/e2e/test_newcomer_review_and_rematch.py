@@ -18,11 +18,10 @@ import pytest
 from playwright.sync_api import expect
 
 from service.projections import catch_up
-from squares_testing.play import play_hints
 from tests.conftest import services_on
 
 from .conftest import SIZES, LiveServer, screenshot
-from .helpers import BOARD, own
+from .helpers import BOARD, finished_online_game, own
 from .newcomer_pages import SCHEMES, in_viewport, open_game, opened
 from .test_review_page import play_with_mistakes
 
@@ -103,15 +102,9 @@ def axe_problems(page: Any) -> list[str]:
 def test_the_rematch_asker_reads_that_the_friend_was_asked_on_their_page(
     browser: Any, live_server: LiveServer, size: str
 ) -> None:
-    created = live_server.post_json("/api/games", {"player_name": "Ann", "mode": "online",
-                                                   "hints": True, "height": 7, "width": 9,
-                                                   "seed": 3})
-    old = created["game_id"]
-    claimed = live_server.post_json(f"/api/games/{old}/claim",
-                                    {"code": created["invite"]["code"], "name": "Bob"})
-    play_hints(live_server.send, old, {1: created["token"], 2: claimed["token"]})
+    old, tokens = finished_online_game(live_server)
     with opened(browser, live_server, size) as ann:
-        open_game(ann, {"game_id": old, "token": created["token"]}, seat=1)
+        open_game(ann, {"game_id": old, "token": tokens[1]}, seat=1)
         expect(ann.locator(BOARD)).to_have_attribute("data-over", "true")
         ann.locator("#rematch-btn").click()
         expect(ann).not_to_have_url(re.compile(old))

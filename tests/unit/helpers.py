@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from service.domain.board import geometry
-from service.domain.commands import Advance, Command, PlaceLine
+from service.domain.commands import Advance, Command, NewGame, PlaceLine
 from service.domain.events import Event, GameCreated, LinePlaced, Point, Seat
 from service.domain.fold import apply_all, fold
 from service.domain.random_lines import RULES_EDITION
 from service.domain.rules import decide, legal_actions
 from service.domain.seeds import commitment
 from service.domain.state import GameState
+from squares_testing.play import new_game
 
 SEATS = {
     "vs_computer": (Seat("Ada", "human"), Seat("Computer", "computer", "hard")),
@@ -106,3 +107,11 @@ def placed(events: Iterable[Event]) -> list[LinePlaced]:
 
 def of_type(events: Iterable[Event], cls: type[Event]) -> list[Event]:
     return [e for e in events if isinstance(e, cls)]
+
+
+def ranked_start(**kwargs: object) -> tuple[list[Event], GameState]:
+    """A ranked game of Ada's on 9 x 11 with seed 21 (`kwargs` change any of it): its
+    events and its state."""
+    command = NewGame(**{"seed": 21, "player_name": "Ada", "height": 9, "width": 11,
+                         "ranked": True, **kwargs})  # type: ignore[arg-type]
+    return new_game(command)

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from service.domain.commands import Advance, NewGame, RuleViolation, UseHint
+from service.domain.commands import Advance, RuleViolation, UseHint
 from service.domain.event_codec import event_from_dict, event_to_json
 from service.domain.events import HighScoresEntered, HintUsed, PieceInserted
 from service.domain.fold import apply_all, fold
@@ -27,18 +27,14 @@ from service.domain.replay_check import replay_check
 from service.domain.rules import decide
 from service.domain.state import CorruptStream, GameState
 from squares_testing.greedy import Greedy
-from squares_testing.play import new_game, play_out
+from squares_testing.play import play_out
 
-
-def _start(**kwargs: object) -> tuple[list, GameState]:
-    command = NewGame(**{"seed": 21, "player_name": "Ada", "height": 9, "width": 11,
-                         "ranked": True, **kwargs})  # type: ignore[arg-type]
-    return new_game(command)
+from .helpers import ranked_start
 
 
 def _hinted(**kwargs: object) -> tuple[list, GameState]:
     """A game whose human asked a hint before the first move, and its state."""
-    events, state = _start(**kwargs)
+    events, state = ranked_start(**kwargs)
     hint = decide(state, UseHint(state.turn))
     return events + hint, apply_all(state, hint)
 
@@ -51,7 +47,7 @@ def _finish(events: list, state: GameState) -> list:
 
 
 def test_rule_E1_the_first_hint_of_a_game_is_one_event_and_a_later_one_writes_nothing():
-    _, state = _start()
+    _, state = ranked_start()
     first = decide(state, UseHint(1))
     assert first == [HintUsed(1)]
     after = apply_all(state, first)
@@ -63,7 +59,7 @@ def test_rule_E1_the_first_hint_of_a_game_is_one_event_and_a_later_one_writes_no
 
 
 def test_rule_E1_a_hint_changes_nothing_a_move_depends_on():
-    _, state = _start()
+    _, state = ranked_start()
     after = apply_all(state, [HintUsed(1)])
     assert (after.lines, after.owners, after.turn, after.stage, after.scores) == (
         state.lines, state.owners, state.turn, state.stage, state.scores)
@@ -84,7 +80,7 @@ def test_rule_E1_the_fold_takes_hint_used_once_and_only_for_the_human_to_move():
     events, state = _hinted()
     with pytest.raises(CorruptStream):
         fold([*events, HintUsed(1)])  # twice
-    _, fresh = _start()
+    _, fresh = ranked_start()
     with pytest.raises(CorruptStream):
         apply_all(fresh, [HintUsed(2)])  # not seat 2's turn
     computer = fresh.copy()
@@ -94,11 +90,11 @@ def test_rule_E1_the_fold_takes_hint_used_once_and_only_for_the_human_to_move():
 
 
 def test_rule_E1_only_a_human_seat_to_move_asks_for_a_hint():
-    _, state = _start(mode="computer_vs_computer", difficulty="easy")
+    _, state = ranked_start(mode="computer_vs_computer", difficulty="easy")
     with pytest.raises(RuleViolation) as refused:
         decide(state, UseHint(1))
     assert refused.value.code == "not_a_human"
-    _, mine = _start()
+    _, mine = ranked_start()
     with pytest.raises(RuleViolation) as refused:
         decide(mine, UseHint(2))
     assert refused.value.code == "not_your_turn"
@@ -108,7 +104,7 @@ def test_rule_E1_only_a_human_seat_to_move_asks_for_a_hint():
 
 
 def test_rule_E1_an_unassisted_game_against_the_computer_enters_the_main_table():
-    events = _finish(*_start())
+    events = _finish(*ranked_start())
     entered = events[-1]
     assert isinstance(entered, HighScoresEntered)
     assert table_of(fold(events)) == MAIN
@@ -124,7 +120,7 @@ def test_rule_E1_an_assisted_game_still_ends_and_replays_but_enters_no_table():
 
 
 def test_rule_E1_a_hint_asked_in_the_middle_of_the_game_counts_the_same():
-    events, state = _start()
+    events, state = ranked_start()
     for _ in range(2):  # two turns of each side
         turn = play_turn(state, Greedy())
         events, state = events + turn, apply_all(state, turn)
@@ -139,7 +135,7 @@ def test_rule_E1_I5_a_hint_changes_no_random_outcome():
     """hint_used draws nothing (`GameState.rng_version`): the same seed and the same
     moves give the same pieces, and the computer the same moves, hint or not (a
     practice game tried again after a hint is the same game)."""
-    plain = play_out(_start(difficulty="easy")[1])[0]  # each seat by the AI
+    plain = play_out(ranked_start(difficulty="easy")[1])[0]  # each seat by the AI
     events, state = _hinted(difficulty="easy")
     hinted = play_out(state)[0]
     assert [e for e in hinted if not isinstance(e, HighScoresEntered)] == [
@@ -165,13 +161,13 @@ def test_rule_E1_a_stream_that_enters_an_assisted_game_is_refused():
     ({"mode": "online"}, "online"),
 ])
 def test_rule_E1_M2_M3_which_table_a_game_enters(kwargs: dict, table: str | None):
-    _, state = _start(**kwargs)
+    _, state = ranked_start(**kwargs)
     assert table_of(state) == table
 
 
 @pytest.mark.parametrize("mode", ["two_players", "online"])
 def test_rule_M2_two_humans_enter_their_mode_s_table_never_the_main_one(mode: str):
-    _, state = _start(mode=mode, second_name="Bob" if mode == "two_players" else None)
+    _, state = ranked_start(mode=mode, second_name="Bob" if mode == "two_players" else None)
     assert table_of(state) == mode != MAIN
     hinted = apply_all(state, [HintUsed(state.turn)]) if state.open_seat is None else None
     if hinted is not None:  # a hint unranks a game of two humans as well
@@ -179,11 +175,11 @@ def test_rule_M2_two_humans_enter_their_mode_s_table_never_the_main_one(mode: st
 
 
 def test_rule_E1_only_a_game_from_here_or_with_a_valid_signature_keeps_its_table():
-    events = _finish(*_start())
+    events = _finish(*ranked_start())
     state = fold(events)
     assert entry_table(state, HERE) == entry_table(state, SIGNED) == MAIN
     assert entry_table(state, ARCHIVE) == ARCHIVE  # kept, ranked nowhere
-    practice = fold(_finish(*_start(ranked=False)))
+    practice = fold(_finish(*ranked_start(ranked=False)))
     assert entry_table(practice, ARCHIVE) is None  # nothing to keep
 
 
@@ -194,7 +190,7 @@ def test_rule_E1_a_practice_game_with_a_hint_is_assisted_too():
 
 
 def test_rule_E1_the_online_hint_waits_for_the_friend_like_every_move():
-    _, state = _start(mode="online")
+    _, state = ranked_start(mode="online")
     with pytest.raises(RuleViolation) as refused:
         decide(state, UseHint(state.turn))
     assert refused.value.code == "waiting_for_opponent"

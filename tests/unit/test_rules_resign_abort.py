@@ -38,13 +38,9 @@ from service.domain.review import review_game
 from service.domain.rules import decide, legal_actions
 from service.domain.state import CorruptStream, GameState
 from squares_testing.greedy import Greedy
-from squares_testing.play import new_game, play_out
+from squares_testing.play import play_out
 
-
-def _start(**kwargs: object) -> tuple[list, GameState]:
-    command = NewGame(**{"seed": 21, "player_name": "Ada", "height": 9, "width": 11,
-                         "ranked": True, **kwargs})  # type: ignore[arg-type]
-    return new_game(command)
+from .helpers import ranked_start
 
 
 def _then(events: list, state: GameState, command: object) -> tuple[list, GameState]:
@@ -66,7 +62,7 @@ def _to_stage(events: list, state: GameState, stage: int) -> tuple[list, GameSta
 
 
 def _online(claimed: bool = True, **kwargs: object) -> tuple[list, GameState]:
-    events, state = _start(mode="online", player_name="Ann", **kwargs)
+    events, state = ranked_start(mode="online", player_name="Ann", **kwargs)
     if claimed:
         events, state = _then(events, state, ClaimSeat(2, "Bob"))
     return events, state
@@ -86,7 +82,7 @@ def _whole_turn(events: list, state: GameState) -> tuple[list, GameState]:
 
 @pytest.mark.parametrize("stage", [1, 2, 3])
 def test_RULES_resign_against_the_computer_in_any_stage_the_computer_wins_unranked(stage):
-    events, state = _to_stage(*_start(), stage)
+    events, state = _to_stage(*ranked_start(), stage)
     scores, squares = list(state.scores), list(state.squares)
     decided = decide(state, Resign(1))
     assert [type(e) for e in decided] == [GameResigned, GameOver, SeedRevealed]
@@ -118,7 +114,7 @@ def test_RULES_resign_the_other_seat_wins_even_when_the_resigning_one_leads():
 
 
 def test_RULES_resign_a_practice_game_has_no_seed_to_reveal():
-    _, state = _start(ranked=False)
+    _, state = ranked_start(ranked=False)
     decided = decide(state, Resign(1))
     assert [type(e) for e in decided] == [GameResigned, GameOver]
 
@@ -144,20 +140,20 @@ def test_RULES_resign_online_before_the_friend_joined_is_refused_abort_instead()
 
 
 def test_RULES_resign_only_a_human_seat_resigns():
-    _, mine = _start()
+    _, mine = ranked_start()
     with pytest.raises(RuleViolation) as refused:
         decide(mine, Resign(2))  # the computer's seat
     assert refused.value.code == "not_a_human"
-    _, computers = _start(mode="computer_vs_computer", difficulty="easy")
+    _, computers = ranked_start(mode="computer_vs_computer", difficulty="easy")
     with pytest.raises(RuleViolation) as refused:
         decide(computers, Resign(1))
     assert refused.value.code == "not_a_human"
 
 
 def test_RULES_resign_once_the_game_has_ended_is_refused():
-    _, finished = play_out(_start()[1], Greedy())
+    _, finished = play_out(ranked_start()[1], Greedy())
     assert finished.over and finished.resigned is None
-    _, resigned = _then(*_start(), Resign(1))
+    _, resigned = _then(*ranked_start(), Resign(1))
     for ended in (finished, resigned):
         with pytest.raises(RuleViolation) as refused:
             decide(ended, Resign(1))
@@ -205,7 +201,7 @@ def test_RULES_abort_is_refused_once_both_seats_have_moved_resign_instead():
 
 @pytest.mark.parametrize("mode", ["vs_computer", "two_players"])
 def test_RULES_abort_only_an_online_game_is_aborted(mode):
-    _, state = _start(mode=mode, second_name="Cem" if mode == "two_players" else None)
+    _, state = ranked_start(mode=mode, second_name="Cem" if mode == "two_players" else None)
     with pytest.raises(RuleViolation) as refused:
         decide(state, Abort(1))
     assert refused.value.code == "abort_online_only"
@@ -239,8 +235,8 @@ def _refused(events: list) -> str:
 
 
 def test_RULES_resign_replay_check_refuses_a_resignation_after_game_over():
-    events, finished = play_out(_start()[1], Greedy())
-    created, _ = _start()
+    events, finished = play_out(ranked_start()[1], Greedy())
+    created, _ = ranked_start()
     whole = created + events
     assert replay_check(whole).over
     s = finished.scores
@@ -250,7 +246,7 @@ def test_RULES_resign_replay_check_refuses_a_resignation_after_game_over():
 
 
 def test_RULES_resign_replay_check_refuses_a_forged_winner_or_table_entry():
-    events, state = _start()
+    events, state = ranked_start()
     resigned = decide(state, Resign(1))
     over = resigned[1]
     assert isinstance(over, GameOver)
@@ -265,7 +261,7 @@ def test_RULES_resign_replay_check_refuses_a_forged_winner_or_table_entry():
 
 
 def test_RULES_resign_a_resignation_is_followed_by_its_game_over_and_nothing_else():
-    events, state = _start()
+    events, state = ranked_start()
     x, y = state.empty_slot_points()[0]
     with pytest.raises(CorruptStream) as refused:
         fold([*events, GameResigned(1), LinePlaced(1, x, y, 2, (), 0)])
@@ -280,7 +276,7 @@ def test_RULES_abort_replay_check_refuses_an_abort_too_late_or_of_another_mode()
     assert "abort_too_late" in _refused(events + [GameAborted(1), SeedRevealed("21")])
     with pytest.raises(CorruptStream):
         fold([*events, GameAborted(1)])
-    mine, _ = _start()
+    mine, _ = ranked_start()
     assert "abort_online_only" in _refused(mine + [GameAborted(1), SeedRevealed("21")])
 
 
@@ -288,7 +284,7 @@ def test_RULES_resign_abort_a_resigned_game_is_reviewed_as_ended_an_aborted_one_
     """As a full board ends a game in stage 3 after its pieces, so does a resignation
     there: the turn's pieces are judged. An aborted game is left, as an abandoned one:
     its unfinished turn's pieces are not."""
-    events, state = _to_stage(*_start(), 3)
+    events, state = _to_stage(*ranked_start(), 3)
     resigned = review_game(events + decide(state, Resign(1)))
     assert [(t.seat, t.stage2 is not None, t.pieces is not None)
             for t in resigned.turns] == [(1, True, True)]
