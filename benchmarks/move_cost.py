@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/move_cost.py             # 60 games of 9 x 13, easy
     .venv/bin/python benchmarks/move_cost.py --quick     # 6 games
+    .venv/bin/python benchmarks/move_cost.py --signed-in # the games of a signed-in player
 
 The same play as ``benchmarks/load.py`` (for each move ``GET .../hint``, then ``POST
 .../lines`` or ``.../advance`` with ``expected_version`` and the token; a new 9 x 13
@@ -17,6 +18,12 @@ each interruption counts for the part (`PARTS`) of the innermost frame that belo
 to one (a standard-library frame counts for its caller's part): the samples give the
 shares, the plain run the milliseconds. Sampling slows nothing down, so call-heavy
 code (the AI) is not overstated as under a tracing profiler such as cProfile.
+
+By default the games are guests'. With ``--signed-in`` one player with a claimed
+record creates them all under its name, and every request carries its session cookie
+and, when it writes, the ``Origin`` of the app's own pages, as a browser sends them
+(the cross-site check refuses a write with the cookie and without our origin): what
+a player's record and session add to a move.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -37,6 +45,9 @@ from typing import Any
 from squares_testing import results as _results
 from squares_testing.play import play_hints
 
+SIGNED_IN_NAME = "Bench Player"
+# the origin of the app's pages as the requests below address it (SERVER_NAME, _PORT)
+OWN_ORIGIN = "http://127.0.0.1:5000"
 HIGH_LIMITS = {key: "1000000 per minute" for key in
                ("SQUARES_LIMIT_CREATE", "SQUARES_LIMIT_HINT", "SQUARES_LIMIT_MOVE")}
 
@@ -70,11 +81,14 @@ OTHER = "other (the standard library, called from nothing of the above)"
 
 class App:
     """Requests straight into a WSGI app; each answer's status and JSON (a
-    `squares_testing.play.Send`). `moves`: the moves sent so far."""
+    `squares_testing.play.Send`). `moves`: the moves sent so far. `cookie`: a
+    signed-in player's session cookie (``name=token``), sent with every request, and
+    then our origin with every write, as the player's browser does."""
 
-    def __init__(self, wsgi: Callable[..., Any]) -> None:
+    def __init__(self, wsgi: Callable[..., Any], cookie: str | None = None) -> None:
         self.wsgi = wsgi
         self.moves = 0
+        self.cookie = cookie
 
     def __call__(self, method: str, path: str, body: Any = None,
                  token: str | None = None) -> tuple[int, Any]:
@@ -91,6 +105,10 @@ class App:
             environ.update(CONTENT_TYPE="application/json", CONTENT_LENGTH=str(len(raw)))
         if token is not None:
             environ["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+        if self.cookie is not None:
+            environ["HTTP_COOKIE"] = self.cookie
+            if method != "GET":
+                environ["HTTP_ORIGIN"] = OWN_ORIGIN
         status: list[str] = []
         answer = self.wsgi(environ, lambda s, _h, _e=None: status.append(s))
         try:
@@ -101,11 +119,13 @@ class App:
 
 
 def play(app: App, games: int, seed: int) -> int:
-    """Play `games` whole games the way load.py's clients do; the moves made."""
+    """Play `games` whole games the way load.py's clients do; the moves made. A
+    signed-in app's games are its player's, under the claimed name."""
     moves = 0
     for n in range(games):
+        name = SIGNED_IN_NAME if app.cookie is not None else f"Cost #{n}"
         status, created = app("POST", "/api/games", {
-            "player_name": f"Cost #{n}", "difficulty": "easy", "height": 9, "width": 13,
+            "player_name": name, "difficulty": "easy", "height": 9, "width": 13,
             "seed": seed + n})
         assert status == 201, created
         before = app.moves
@@ -153,6 +173,17 @@ class Sampler:
         return {part: self.counts[part] / total for part, _ in [*PARTS, (OTHER, ())]}
 
 
+def signed_in_cookie(flask_app: Any) -> str:
+    """A claimed player record and a session of it, as a passkey sign-in leaves them:
+    the session cookie (``name=token``)."""
+    from service.protocol.signed_in import SESSION_COOKIE
+
+    services = flask_app.extensions["squares"]
+    with services.store.unit_of_work() as uow:
+        player_id = uow.player_records.claim(SIGNED_IN_NAME, datetime.now(UTC))
+    return f"{SESSION_COOKIE}={services.accounts.open_session(player_id).token}"
+
+
 def healthz_cpu_ms(app: App, n: int) -> float:
     started = time.process_time()
     for _ in range(n):
@@ -163,6 +194,9 @@ def healthz_cpu_ms(app: App, n: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=None, help="games per phase (60)")
+    parser.add_argument("--signed-in", action="store_true",
+                        help="a signed-in player's games (a claimed record, its session "
+                             "cookie on every request) instead of guests'")
     _results.add_run_options(parser, quick="6 games per phase")
     args = parser.parse_args(argv)
     games = args.games or (6 if args.quick else 60)
@@ -175,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         url = f"sqlite:///{Path(tmp) / 'squares.db'}"
         migrate(url)
         flask_app = create_app({"DATABASE_URL": url, **HIGH_LIMITS})
-        app = App(flask_app.wsgi_app)
+        app = App(flask_app.wsgi_app, signed_in_cookie(flask_app) if args.signed_in else None)
         play(app, 2, seed=900)  # warm up: imports, caches, the first connections
         started = time.process_time()
         moves = play(app, games, seed=1000)
@@ -186,8 +220,9 @@ def main(argv: list[str] | None = None) -> int:
         lifecycle.close(flask_app)  # its threads (the sweeper) stop first
 
     parts = sorted(sampler.shares().items(), key=lambda item: -item[1])
+    who = "a signed-in player" if args.signed_in else "guests"
     print(f"\n== Squares: a move's CPU in the app (in-process WSGI, SQLite, limits on; "
-          f"{games} games, {moves} moves, each with its hint) ==")
+          f"{games} games of {who}, {moves} moves, each with its hint) ==")
     print(f"{'app CPU per move, its hint included':<52}{per_move_ms:>8.2f} ms")
     print(f"{'app CPU per bare GET /healthz':<52}{healthz_ms:>8.3f} ms")
     print(f"{'a move : a bare request (app only)':<52}{per_move_ms / healthz_ms:>8.1f} x")

@@ -26,7 +26,20 @@ from service.domain.state import CorruptStream
 from service.errors import DatabaseUnavailable, GameNotFound, ServiceError
 from service.ops.settings import SettingError, Settings
 
-from . import db, games, highscores, maintenance, play, replay, review, serve, simulate, watch
+from . import (
+    daily,
+    db,
+    games,
+    highscores,
+    maintenance,
+    play,
+    players,
+    replay,
+    review,
+    serve,
+    simulate,
+    watch,
+)
 from .context import AppContext
 from .output import CliFailure
 
@@ -171,6 +184,8 @@ for command in (
     replay.replay,
     maintenance.verify,
     maintenance.rebuild,
+    daily.daily,
+    players.players,
     review.review,
     highscores.highscores,
     simulate.simulate,

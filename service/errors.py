@@ -116,6 +116,19 @@ class HintsOff(ServiceError):
     code = "hints_off"
 
 
+class DailyNoHints(HintsOff):
+    """A hint in a player's ranked attempt at the daily challenge (`services.daily`):
+    its practice games have them."""
+
+    code = "daily_no_hints"
+
+
+class DailyNotYet(ServiceError):
+    """A daily challenge of a date that has not begun (UTC); details: ``date``."""
+
+    code = "daily_not_yet"
+
+
 class GameRunning(ServiceError):
     """A review asked for while the game is still being played (no help during
     play)."""
@@ -135,3 +148,99 @@ class RematchExists(ServiceError):
     rematch (this browser keeps its token)."""
 
     code = "rematch_exists"
+
+
+class NameClaimed(ServiceError):
+    """A name (or one that matches it, `domain.names.name_key`) that a signed-in player
+    holds, asked for by someone else; details: ``field``, ``name`` (the holder's)."""
+
+    code = "name_claimed"
+
+
+class RatedNeedsSignIn(ServiceError):
+    """A rated online game asked for, or its seat claimed, by someone who is not signed
+    in, or under another name than their own: a rating belongs to a signed-in player."""
+
+    code = "rated_needs_sign_in"
+
+
+class RatedAgainstSelf(ServiceError):
+    """The seat of a rated game claimed by the player who sits in the other one: a
+    player cannot move their rating against their own name."""
+
+    code = "rated_against_self"
+
+
+# Passkeys and sessions (`service.services.accounts`) -------------------------------
+
+
+class NotSignedIn(ServiceError):
+    """An account action without a session (no cookie, or one that expired, was
+    signed out, or whose player was forgotten)."""
+
+    code = "not_signed_in"
+
+
+class CeremonyExpired(ServiceError):
+    """A passkey step whose challenge is older than its five minutes: start again."""
+
+    code = "ceremony_expired"
+
+
+class CeremonyUsed(ServiceError):
+    """A passkey step whose challenge was answered already (a replay), or never given."""
+
+    code = "ceremony_used"
+
+
+class PasskeyUnknown(ServiceError):
+    """An assertion by a credential no player has (removed, or never registered here)."""
+
+    code = "passkey_unknown"
+
+
+class PasskeyRefused(ServiceError):
+    """A passkey's answer that does not verify; details: ``reason`` (the challenge,
+    the origin, the relying party, the signature, ...)."""
+
+    code = "passkey_refused"
+
+
+class CounterWentBack(ServiceError):
+    """An assertion whose signature counter is not above the one last seen (a cloned
+    authenticator, or a replay), unless both are 0 (authenticators that keep none)."""
+
+    code = "counter_went_back"
+
+
+class RecoveryCodeInvalid(ServiceError):
+    """A recovery code that is not one of the name's unspent codes."""
+
+    code = "recovery_code_invalid"
+
+
+class CrossSite(ServiceError):
+    """A state-changing request that carries the session cookie but comes from another
+    site (its Origin, else its Referer, is not ours)."""
+
+    code = "cross_site"
+
+
+class PasskeyHost(ServiceError):
+    """Passkeys asked for at a host that cannot be a relying party (an IP address, or
+    another name than the public URL's): open the page at ``localhost``."""
+
+    code = "passkey_host"
+
+
+class LastPasskey(ServiceError):
+    """Removing a player's only passkey: they could no longer sign in with one."""
+
+    code = "last_passkey"
+
+
+class NameReserved(ServiceError):
+    """A name of the original high score table, which nobody may claim; details:
+    ``field``."""
+
+    code = "name_reserved"

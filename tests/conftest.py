@@ -79,7 +79,8 @@ def pytest_configure(config: pytest.Config) -> None:
     files_dir = tempfile.mkdtemp(prefix="squares-tokens-")
     inherited = os.environ.get(OWN_FILES_VAR)
     for var, name in (("SQUARES_TOKENS_FILE", "tokens.json"),
-                      ("SQUARES_EXPORT_KEY_FILE", "export.key")):
+                      ("SQUARES_EXPORT_KEY_FILE", "export.key"),
+                      ("SQUARES_DAILY_SECRET_FILE", "daily.key")):
         value = os.environ.get(var)
         if value is None or (inherited and os.path.dirname(value) == inherited):
             os.environ[var] = os.path.join(files_dir, name)

@@ -17,6 +17,7 @@ from marshmallow import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
+from ..domain.texts import english
 from ..errors import GameNotFound, ServiceError
 from ..protocol.paths import GAME_ID
 from ..protocol.statuses import HTTP_ERRORS, SERVICE_ERRORS, codes
@@ -122,7 +123,7 @@ def current_services() -> Services:
 def checked_game_id(game_id: str) -> str:
     """Ids that cannot exist never reach the database."""
     if not GAME_ID.match(game_id):
-        raise GameNotFound(f"no game {game_id!r}")
+        raise GameNotFound(english("no game {game_id!r}", game_id=game_id))
     return game_id
 
 

@@ -9,12 +9,14 @@ from typing import Any
 from flask import Response, jsonify
 
 from ..protocol.answers import error_body
+from ..protocol.messages import said
 from ..protocol.statuses import http_error
 
 
 def error_response(status: int, code: str, message: str,
                    details: dict[str, Any] | None = None) -> Response:
-    response = jsonify(error_body(code, message, details))
+    # the message in the request's language (`protocol.messages`); the code stays
+    response = jsonify(error_body(code, said(message, code), details))
     response.status_code = status
     return response
 

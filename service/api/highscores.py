@@ -80,6 +80,9 @@ class HighScoreSchema(Schema):
     hints_recorded = fields.Boolean(required=True, metadata={
         "description": "false: a game played before hints were recorded (it may have "
                        "been assisted)"})
+    guest = fields.Boolean(required=True, metadata={
+        "description": "an entry of a game under a name nobody holds (a guest's): "
+                       "anyone may have played it; false for a signed-in player's"})
     created_at = fields.String(required=True)
     height = strict_int(required=True, metadata={
         "description": "the field size; the default entries belong to the default field"})
@@ -112,6 +115,8 @@ def high_score_view(rank: int, entry: HighScore,
         "game_id": entry.game_id,
         "source": entry.source,
         "hints_recorded": entry.hints_recorded,
+        # a game's entry under a name nobody held then or holds now: anyone's
+        "guest": entry.source == "game" and not entry.claimed,
         "created_at": timestamp(entry.created_at),
         "height": entry.height,
         "width": entry.width,

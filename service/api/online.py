@@ -14,6 +14,7 @@ from marshmallow import Schema, fields, validate
 
 from ..protocol.event_json import event_view
 from ..protocol.headers import no_store
+from ..protocol.signed_in import current_player
 from .blueprint import (
     TOKEN_DOC,
     bearer_token,
@@ -80,7 +81,8 @@ def claim(body: dict[str, Any], game_id: str) -> Response:
     answer holds that seat's own token (only here). A wrong code is a 403
     (``invite_invalid``), a used one a 409 (``invite_claimed``), an expired one a 410
     (``invite_expired``); nothing is written then."""
-    claimed = current_services().play.claim_seat(checked_game_id(game_id), body["code"], body["name"])
+    claimed = current_services().play.claim_seat(checked_game_id(game_id), body["code"],
+                                                 body["name"], signed_in=current_player())
     response = jsonify(game_id=claimed.game_id, seat=claimed.seat, token=claimed.token,
                        state=state_view(claimed.game_id, claimed.state),
                        events=[event_view(e) for e in claimed.events])
@@ -114,7 +116,8 @@ def rematch(game_id: str) -> Response:
     (``no_rematch``), the caller made the rematch already (``rematch_exists``,
     ``details.game_id``), its seat is taken (``invite_claimed``)."""
     made = current_services().play.rematch(checked_game_id(game_id), bearer_token(),
-                                      client_address=request.remote_addr)
+                                           client_address=request.remote_addr,
+                                           signed_in=current_player())
     response = jsonify(game_id=made.game_id, seat=made.seat, token=made.token,
                        created=made.created,
                        invite=None if made.invite is None else invite_view(made.game_id,

@@ -14,8 +14,18 @@ from markupsafe import Markup, escape
 from ..protocol import statuses
 from ..protocol.name_paths import NAME_MAX_IN_PATH, NameConverter
 
-# analysis, feed, highscores, online, players and routes add their endpoints to blp
-from . import analysis, feed, highscores, online, players, routes  # noqa: F401
+# analysis, daily, feed, highscores, online, players, ratings and routes add their endpoints to blp
+from . import (  # noqa: F401
+    account,
+    analysis,
+    daily,
+    feed,
+    highscores,
+    online,
+    players,
+    ratings,
+    routes,
+)
 from .blueprint import blp
 from .response_schemas import ErrorSchema, HealthSchema
 

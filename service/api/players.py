@@ -1,5 +1,6 @@
 """``GET /api/players/<name>``: a player's page as JSON (their games, best scores,
-average accuracy and online record), with its schemas and its view.
+average accuracy, online record, and a signed-in player's daily challenge history and
+streak and their rating with its history), with its schemas and its view.
 
 The name is one path segment of any text (`protocol.name_paths`: ``/`` and ``?``
 percent-encoded); any way of writing it finds the same player
@@ -17,14 +18,18 @@ from marshmallow import Schema, fields, validate
 from ..domain.commands import RuleViolation
 from ..domain.ranking import TABLES
 from ..domain.start import MODES
+from ..domain.texts import english
 from ..errors import PlayerNotFound
 from ..protocol.event_json import timestamp
 from ..protocol.name_paths import NAME_MAX_IN_PATH
 from ..protocol.paths import INT32_MAX
 from ..services import PlayerPage
+from ..services.daily import DailyHistory
 from ..services.players import PAGE_MAX, PlayedGame, TableBest, human_seats, result_of
+from ..services.ratings import PlayerRating
 from .blueprint import blp, current_services, error_responses
 from .errors import api_error
+from .response_schemas import PlayerRatingSchema
 from .schema_fields import query_int, strict_int
 
 
@@ -86,12 +91,28 @@ class RecordSchema(Schema):
     draws = strict_int(required=True)
 
 
+class DailyAttemptSchema(Schema):
+    date = fields.String(required=True, metadata={"description": "ISO date (UTC)"})
+    game_id = fields.String(required=True)
+    score = strict_int(required=True)
+    ended = fields.Boolean(required=True)
+    place = strict_int(required=True, allow_none=True, metadata={
+        "description": "in the date's ranking of ended attempts; null while it runs"})
+
+
+class DailyHistorySchema(Schema):
+    streak = strict_int(required=True, metadata={
+        "description": "consecutive dates with a ranked attempt, ending today or yesterday"})
+    attempts = fields.List(fields.Nested(DailyAttemptSchema), required=True, metadata={
+        "description": "the ranked attempts, newest first (the last 30)"})
+
+
 class PlayerSchema(Schema):
     name = fields.String(required=True, metadata={
         "description": "as the player's newest game writes it"})
     claimed = fields.Boolean(required=True, metadata={
-        "description": "whether someone holds this name; always false for now: every "
-                       "player is a guest"})
+        "description": "whether a signed-in player holds this name (claimed with a "
+                       "passkey); false: a guest's name, anyone's"})
     url = fields.String(required=True, metadata={"description": "the player's page"})
     games = fields.List(fields.Nested(PlayerGameSchema), required=True)
     total = strict_int(required=True, metadata={"description": "the player's games"})
@@ -107,6 +128,13 @@ class PlayerSchema(Schema):
         "description": "the reviewed games that average counts"})
     online = fields.Nested(RecordSchema, required=True, metadata={
         "description": "the player's finished online games"})
+    daily = fields.Nested(DailyHistorySchema, allow_none=True, metadata={
+        "description": "the daily challenge's ranked attempts and streak of the signed-in "
+                       "player who holds this name; null for a guest's name"})
+    rating = fields.Nested(PlayerRatingSchema, required=True, allow_none=True, metadata={
+        "description": "the Glicko-2 rating of the signed-in player who holds this name, "
+                       "with its history; null for a guest's name, or before their first "
+                       "rated game ends"})
 
 
 def player_url(name: str) -> str:
@@ -162,13 +190,43 @@ def player(query: dict[str, Any], name: str) -> Response:
     400 ``invalid_request`` for a name no player can have, 404 ``player_not_found``
     for a name no game has."""
     if len(name) > NAME_MAX_IN_PATH:
-        return _bad_name(f"a name has at most {NAME_MAX_IN_PATH} characters here")
+        return _bad_name(english("a name has at most {most} characters here",
+                                 most=NAME_MAX_IN_PATH))
     try:
         found = current_services().players.page(name, limit=query["limit"],
                                                 offset=query["offset"])
     except RuleViolation as exc:  # clean_name's refusal: no player can have it
         return _bad_name(exc.message)
-    return jsonify(player_view(found, query["limit"], query["offset"]))
+    view = player_view(found, query["limit"], query["offset"])
+    view["daily"] = daily_history_view(current_services().daily.history_of_name(name))
+    view["rating"] = player_rating_view(found.rating)
+    return jsonify(view)
+
+
+def player_rating_view(rated: PlayerRating | None) -> dict[str, Any] | None:
+    if rated is None:
+        return None
+    r = rated.rating
+    return {
+        "rating": round(r.rating), "deviation": round(r.deviation), "games": r.games,
+        "history": [{"game_id": c.game_id, "opponent": c.opponent,
+                     "opponent_url": player_url(c.opponent), "result": c.result,
+                     "rating_before": round(c.rating_before),
+                     "rating_after": round(c.rating_after),
+                     "deviation_before": round(c.deviation_before),
+                     "deviation_after": round(c.deviation_after),
+                     "changed_at": timestamp(c.changed_at)}
+                    for c in rated.history],
+    }
+
+
+def daily_history_view(history: DailyHistory | None) -> dict[str, Any] | None:
+    if history is None:
+        return None
+    return {"streak": history.streak,
+            "attempts": [{"date": a.date.isoformat(), "game_id": a.game_id,
+                          "score": a.score, "ended": a.ended, "place": a.place}
+                         for a in history.attempts]}
 
 
 def _bad_name(message: str) -> Response:

@@ -34,6 +34,10 @@ class NewGameSchema(Schema):
                                                "scores); none: a ranked game with a secret seed"})
     hints = fields.Boolean(load_default=None, allow_none=True, metadata={
         "description": "may the seat to move ask for hints? (default: yes, except online)"})
+    rated = fields.Boolean(load_default=False, metadata={
+        "description": "online only: the result moves both players' ratings; the creator "
+                       "must be signed in and play under their own name (409 "
+                       "rated_needs_sign_in), the friend too (docs/rules.md, Ratings)"})
     height = strict_int(load_default=DEFAULT_HEIGHT,
                         metadata={"description": f"odd, {MIN_SIZE}..{MAX_HEIGHT} (RULES F1)",
                                   "minimum": MIN_SIZE, "maximum": MAX_HEIGHT})
@@ -45,6 +49,11 @@ class NewGameSchema(Schema):
     second_level = fields.String(load_default=None, allow_none=True,
                                  metadata={"description": "seat 2's level (computer_vs_computer)",
                                            "enum": [*LEVELS, None]})
+    daily = fields.Boolean(load_default=False, metadata={
+        "description": "today's daily challenge (docs/rules.md): its settings are the "
+                       "date's, so no other field but player_name may be given (400); "
+                       "a signed-in player plays under their own name, their first daily "
+                       "game of the date being their ranked attempt"})
 
 
 class VersionSchema(Schema):

@@ -97,6 +97,12 @@ class StateSchema(Schema):
         "description": "SHA-256 hex of the seed's text: check a revealed seed against it"})
     ranked = fields.Boolean(required=True, metadata={
         "description": "false: a practice game (a chosen seed), never in the high scores"})
+    daily = fields.Boolean(required=True, metadata={
+        "description": "a game of the daily challenge (its seed revealed once its date is "
+                       "over, GET /api/daily/<date>)"})
+    practice = fields.Boolean(required=True, metadata={
+        "description": "a practice game: a chosen seed's, or a daily game other than its "
+                       "player's ranked attempt of the date"})
     assisted = fields.Boolean(required=True, metadata={
         "description": "a human seat asked for a hint (event hint_used): the game enters "
                        "no high score table"})
@@ -107,6 +113,9 @@ class StateSchema(Schema):
                        "computer against computer)"})
     hints = fields.Boolean(required=True, metadata={
         "description": "whether the seat to move may ask for a hint"})
+    rated = fields.Boolean(required=True, metadata={
+        "description": "an online game whose result moves both players' ratings "
+                       "(docs/rules.md, Ratings)"})
     first_seat = strict_int(required=True, metadata={
         "description": "who moved first (an online game's is drawn from the seed)"})
     height = strict_int(required=True)
@@ -123,8 +132,9 @@ class StateSchema(Schema):
     winner = strict_int(required=True, allow_none=True, metadata={
         "description": "0: a draw; null while playing, abandoned or aborted"})
     abandoned = fields.String(required=True, allow_none=True, metadata={
-        "description": "why the game was abandoned (idle, invite_expired), else null",
-        "enum": ["idle", "invite_expired", None]})
+        "description": "why the game was abandoned (idle, invite_expired, day_over: a "
+                       "daily challenge game still running when its date was over), else null",
+        "enum": ["idle", "invite_expired", "day_over", None]})
     resigned = strict_int(required=True, allow_none=True, metadata={
         "description": "the seat that resigned (the other won), else null"})
     aborted = strict_int(required=True, allow_none=True, metadata={
@@ -263,3 +273,72 @@ class HintSchema(Schema):
 
 class HealthSchema(Schema):
     status = fields.String(required=True)
+
+
+class DailyEntrySchema(Schema):
+    place = strict_int(required=True)
+    name = fields.String(required=True)
+    score = strict_int(required=True)
+    game_id = fields.String(required=True, metadata={"description": "its replay"})
+    ended_at = fields.String(required=True, allow_none=True, metadata={
+        "description": "ISO 8601, UTC; null: still running when its date ended (its score "
+                       "then counts)"})
+
+
+class DailySchema(Schema):
+    date = fields.String(required=True, metadata={"description": "ISO date (UTC)"})
+    commitment = fields.String(required=True, metadata={
+        "description": "SHA-256 hex of the date's seed, public from its first second"})
+    seed = fields.String(required=True, allow_none=True, metadata={
+        "description": "the date's seed once the date is over (check it against the "
+                       "commitment), else null"})
+    over = fields.Boolean(required=True)
+    ranking = fields.List(fields.Nested(DailyEntrySchema), required=True, metadata={
+        "description": "ranked attempts by score, ties by the earlier end (the first 100): "
+                       "today those whose games ended, a past date all of them"})
+    ranked_players = strict_int(required=True)
+    practice_games = strict_int(required=True)
+    best_game_id = fields.String(required=True, allow_none=True, metadata={
+        "description": "the first place's game, for its replay"})
+
+
+class RatedPlayerSchema(Schema):
+    place = strict_int(required=True, metadata={"description": "1 the highest rating"})
+    name = fields.String(required=True, metadata={"description": "the player's name as shown"})
+    player_url = fields.String(required=True)
+    rating = strict_int(required=True, metadata={
+        "description": "Glicko-2 rating, rounded (1500: an average player)"})
+    deviation = strict_int(required=True, metadata={
+        "description": "the rating's deviation (RD), rounded: how uncertain it is (350 "
+                       "for a new player)"})
+    games = strict_int(required=True, metadata={"description": "rated games counted"})
+
+
+class RatingsSchema(Schema):
+    players = fields.List(fields.Nested(RatedPlayerSchema), required=True, metadata={
+        "description": "highest rating first (ties: the earlier record); only signed-in "
+                       "players who finished a rated game"})
+    total = strict_int(required=True)
+    limit = strict_int(required=True)
+    offset = strict_int(required=True)
+
+
+class RatingChangeSchema(Schema):
+    game_id = fields.String(required=True, allow_none=True, metadata={
+        "description": "the rated game; null once it was deleted (pruned)"})
+    opponent = fields.String(required=True)
+    opponent_url = fields.String(required=True)
+    result = fields.String(required=True, validate=validate.OneOf(("win", "draw", "loss")))
+    rating_before = strict_int(required=True)
+    rating_after = strict_int(required=True)
+    deviation_before = strict_int(required=True)
+    deviation_after = strict_int(required=True)
+    changed_at = fields.String(required=True, metadata={"description": "ISO 8601, UTC"})
+
+
+class PlayerRatingSchema(Schema):
+    rating = strict_int(required=True, metadata={"description": "rounded"})
+    deviation = strict_int(required=True, metadata={"description": "rounded"})
+    games = strict_int(required=True, metadata={"description": "rated games counted"})
+    history = fields.List(fields.Nested(RatingChangeSchema), required=True, metadata={
+        "description": "the newest changes first (the last 20)"})

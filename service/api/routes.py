@@ -12,10 +12,12 @@ from typing import Any
 from flask import Response, jsonify, request
 
 from ..domain.render import render
-from ..errors import GameNotFound, StepOutOfRange
+from ..domain.texts import english
+from ..errors import GameNotFound, RatedNeedsSignIn, StepOutOfRange
 from ..protocol.event_json import event_view
 from ..protocol.headers import no_store
 from ..protocol.paths import ascii_int
+from ..protocol.signed_in import current_player
 from ..services import MoveResult
 from .blueprint import (
     TOKEN_DOC,
@@ -25,6 +27,7 @@ from .blueprint import (
     current_services,
     error_responses,
 )
+from .daily import create_daily
 from .errors import api_error
 from .request_schemas import (
     EventsQuerySchema,
@@ -59,14 +62,19 @@ def _move_response(result: MoveResult) -> Response:
 @blp.route("/games", methods=["POST"])
 @blp.arguments(NewGameSchema())
 @blp.response(201, CreatedSchema)
-@error_responses(400, 422, 429)
+@error_responses(400, 422, 429, RatedNeedsSignIn)
 @no_store
 def create_game(body: dict[str, Any]) -> Response:
     """Start a game; the answer holds the game's secret token (only here), and for
     ``mode: online`` the invite link to send to a friend. One client address may
     have at most ``SQUARES_ACTIVE_GAMES_PER_CLIENT`` active games (429
-    ``too_many_games``)."""
-    created = current_services().play.create_game(**body, client_address=request.remote_addr)
+    ``too_many_games``). With ``"daily": true``, today's daily challenge (`daily`).
+    ``"rated": true`` (online only, else 422 ``invalid_mode``) needs a signed-in
+    creator playing under their own name (409 ``rated_needs_sign_in``)."""
+    if body.pop("daily"):
+        return create_daily(body)
+    created = current_services().play.create_game(**body, client_address=request.remote_addr,
+                                                  signed_in=current_player())
     invite = created.invite
     response = jsonify(game_id=created.game_id, token=created.token,
                        state=state_view(created.game_id, created.state),
@@ -193,7 +201,7 @@ def replay(game_id: str, step: str) -> Response:
     game_id = checked_game_id(game_id)
     number = ascii_int(step, signed=True)
     if number is None:
-        return api_error("invalid_request", "step must be an integer (ASCII digits)")
+        return api_error("invalid_request", english("step must be an integer (ASCII digits)"))
     state, event, version = current_services().queries.replay_step(game_id, number)
     return jsonify(step=number, version=version, state=state_view(game_id, state),
                    event=event_view(event))

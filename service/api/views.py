@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import current_app, url_for
 
+from ..domain import daily
 from ..domain.commands import Advance, PlaceLine
 from ..domain.events import SEAT_LETTERS
 from ..domain.ranking import table_of
@@ -36,9 +37,12 @@ def state_view(game_id: str, state: GameState) -> dict[str, Any]:
         "seed": state.public_seed,  # never the secret of a ranked game still running
         "seed_commitment": game.seed_commitment,
         "ranked": game.ranked,
+        "daily": state.daily is not None,
+        "practice": daily.practice(state),
         "assisted": state.assisted,
         "table": table_of(state),
         "hints": game.hints,
+        "rated": game.rated,
         "first_seat": game.first_seat,
         "height": state.height,
         "width": state.width,

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .texts import english
+
 DEFAULT_HEIGHT = 19
 DEFAULT_WIDTH = 33
 MIN_SIZE = 7
@@ -30,12 +32,13 @@ class FieldSizeError(ValueError):
 def check_size(height: int, width: int) -> None:
     """Raise `FieldSizeError` unless ``height × width`` is allowed by RULES F1."""
     if height % 2 == 0 or width % 2 == 0:
-        raise FieldSizeError(f"field size must be odd in both directions, got {height}x{width}")
+        raise FieldSizeError(english("field size must be odd in both directions, got "
+                                     "{height}x{width}", height=height, width=width))
     if not (MIN_SIZE <= height <= MAX_HEIGHT and MIN_SIZE <= width <= MAX_WIDTH):
-        raise FieldSizeError(
-            f"field size must be between {MIN_SIZE}x{MIN_SIZE} and "
-            f"{MAX_HEIGHT}x{MAX_WIDTH}, got {height}x{width}"
-        )
+        raise FieldSizeError(english(
+            "field size must be between {least}x{least} and {most_height}x{most_width}, "
+            "got {height}x{width}", least=MIN_SIZE, most_height=MAX_HEIGHT,
+            most_width=MAX_WIDTH, height=height, width=width))
 
 
 def is_line_slot(x: int, y: int) -> bool:

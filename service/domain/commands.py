@@ -46,6 +46,11 @@ class NewGame:
     # online: the creator's seat (a rematch swaps the seats: its creator may sit in
     # seat 2, seat 1 then being the invited one)
     creator_seat: int = 1
+    # the player records of the human seats (`events.Seat.player`): the creator's, and
+    # two_players' second human's; a seat with one stores no name
+    player: int | None = None
+    second_player: int | None = None
+    rated: bool = False  # online: the result moves both players' ratings
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,7 @@ class ClaimSeat:
 
     seat: int
     name: str
+    player: int | None = None  # the friend's player record: then it holds the name
 
 
 @dataclass(frozen=True)

@@ -30,9 +30,20 @@ class EventFormatError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Seat:
+    """A seat's player. A human seat of a game since ``game_created`` v4 points to a
+    player record (``player``) that holds its name, so that forgetting the player
+    needs no change to an event: its ``name`` is then empty. An online game's seat
+    nobody has claimed yet has neither."""
+
     name: str
     kind: str  # "human" | "computer"
     level: str | None = None  # AI level for computers
+    player: int | None = None  # the player record holding a human seat's name
+
+    @property
+    def taken(self) -> bool:
+        """Whether someone sits here (a name, a player record, or the computer)."""
+        return bool(self.name) or self.player is not None or self.kind == "computer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +66,11 @@ class GameCreated(Event):
     """A new game (`start`). Version 2 commits to the seed (`seeds`): a ranked game's
     seed is secret until ``seed_revealed``; a practice game's (``ranked`` false) is
     public here from the start, like every seed of version 1. Version 3 names the
-    rules edition the game is played by (`random_lines`)."""
+    rules edition the game is played by (`random_lines`). Version 4 seats humans by
+    player record (`Seat.player`) and says whether an online game is rated."""
 
     TYPE: ClassVar[str] = "game_created"
-    VERSION: ClassVar[int] = 3
+    VERSION: ClassVar[int] = 4
     seed: str | None  # None: a ranked game, its seed secret until the game ends
     seed_commitment: str  # SHA-256 hex of the seed's text
     ranked: bool  # False: a practice game (a chosen seed), never in the high scores
@@ -71,6 +83,7 @@ class GameCreated(Event):
     seats: tuple[Seat, Seat]
     initial_lines: tuple[Point, ...]  # the random inner lines (walls are implied)
     rules_edition: int = RULES_EDITION  # how many random lines (`random_lines`)
+    rated: bool = False  # an online game between signed-in players that moves ratings
 
     @property
     def before_commitments(self) -> bool:
@@ -144,11 +157,14 @@ class MoveExplained(Event):
 @dataclass(frozen=True, slots=True)
 class SeatClaimed(Event):
     """An online game's invited seat taken by a friend, under this name. The claim
-    code and the seat's token never enter the stream."""
+    code and the seat's token never enter the stream. Version 2 may point to the
+    friend's player record instead (``player``; ``name`` empty), as `Seat` does."""
 
     TYPE: ClassVar[str] = "seat_claimed"
+    VERSION: ClassVar[int] = 2
     seat: int
     name: str
+    player: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +204,7 @@ class GameAbandoned(Event):
     table. When it happened is the event's recorded time (events carry no clock)."""
 
     TYPE: ClassVar[str] = "game_abandoned"
-    reason: str  # "idle" | "invite_expired"
+    reason: str  # "idle" | "invite_expired" | "day_over" (a daily game past its date)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,9 +229,10 @@ class GameAborted(Event):
 @dataclass(frozen=True, slots=True)
 class HighScoreEntry:
     seat: int
-    name: str
+    name: str  # empty when the seat has a player record (version 2)
     score: int
     difficulty: str
+    player: int | None = None  # the seat's player record (`Seat.player`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +240,7 @@ class HighScoresEntered(Event):
     """RULES E1/M2: the human final scores that enter the high score table."""
 
     TYPE: ClassVar[str] = "high_scores_entered"
+    VERSION: ClassVar[int] = 2  # entries may point to player records
     entries: tuple[HighScoreEntry, ...]
 
     @classmethod

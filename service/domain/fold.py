@@ -87,7 +87,7 @@ def _invited_seat(created: GameCreated) -> int | None:
     or seat 1 in a rematch whose creator took seat 2); None in the other modes."""
     if created.mode != "online":
         return None
-    return 1 if not created.seats[0].name else 2
+    return 1 if not created.seats[0].taken else 2
 
 
 def _initial_state(created: GameCreated) -> GameState:
@@ -211,7 +211,7 @@ def _on_seat_claimed(state: GameState, e: SeatClaimed) -> None:
     if state.open_seat != e.seat:
         raise CorruptStream(f"seat {e.seat} is not open to a claim")
     seats = list(state.seats)
-    seats[e.seat - 1] = Seat(e.name, "human")
+    seats[e.seat - 1] = Seat(e.name, "human", player=e.player)
     state.seats = (seats[0], seats[1])
     state.open_seat = None
 

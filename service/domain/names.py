@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 import icu
 
 from .commands import RuleViolation
+from .texts import english
 
 NAME_MAX = 32
 # Combining marks (category M*) in a row, after NFKC has composed what it can. Three,
@@ -52,12 +53,13 @@ def clean_name(name: object, field: str = "player_name") -> str:
     naming the rule it breaks: the rules every stored name meets (`check_stored_name`)
     and, since names have keys (`name_key`), no blank letters."""
     if not isinstance(name, str):
-        raise RuleViolation("invalid_name", "a name must be text", field=field)
+        raise RuleViolation("invalid_name", english("a name must be text"), field=field)
     name = display_form(name)
     check_stored_name(name, field)
     if any(c in BLANK_LETTERS for c in name):
         raise RuleViolation(
-            "invalid_name", "a name cannot hold invisible or blank characters", field=field
+            "invalid_name", english("a name cannot hold invisible or blank characters"),
+            field=field
         )
     return name
 
@@ -71,27 +73,30 @@ def check_stored_name(name: str, field: str = "player_name") -> None:
     before it."""
     if not 1 <= len(name) <= NAME_MAX:
         raise RuleViolation(
-            "invalid_name", f"a name has 1 to {NAME_MAX} characters", field=field
+            "invalid_name", english("a name has 1 to {most} characters", most=NAME_MAX),
+            field=field
         )
     if any(unicodedata.category(c).startswith("C") for c in name):
         raise RuleViolation(
             "invalid_name",
-            "a name cannot hold control, invisible or unassigned characters",
+            english("a name cannot hold control, invisible or unassigned characters"),
             field=field,
         )
     if not any(_visible_letter_or_digit(c) for c in name):
         raise RuleViolation(
-            "invalid_name", "a name needs at least one visible letter or digit", field=field
+            "invalid_name", english("a name needs at least one visible letter or digit"),
+            field=field
         )
     if most_marks(name) > MAX_MARKS:
         raise RuleViolation(
             "invalid_name",
-            f"a name has at most {MAX_MARKS} combining marks on one character",
+            english("a name has at most {most} combining marks on one character",
+                    most=MAX_MARKS),
             field=field,
         )
     if unicodedata.normalize("NFKC", name).strip() != name:
         raise RuleViolation(
-            "invalid_name", "a stored name is in NFKC, without space at its ends",
+            "invalid_name", english("a stored name is in NFKC, without space at its ends"),
             field=field,
         )
 

@@ -99,7 +99,9 @@ def high_score_entries(state: GameState) -> tuple[HighScoreEntry, ...]:
     mode = state.game.mode
     difficulty = mode if mode in HUMAN_MODES else state.game.difficulty
     return tuple(
-        HighScoreEntry(seat, info.name, state.scores[seat - 1], difficulty)
+        # a seat with a player record is named by it, never in text (`seat_names`)
+        HighScoreEntry(seat, "" if info.player is not None else info.name,
+                       state.scores[seat - 1], difficulty, info.player)
         for seat, info in enumerate(state.seats, start=1)
         if info.kind == "human"
     )

@@ -110,7 +110,8 @@ def render_status(state: GameState) -> str:
             status = "skipped" if piece.skipped else f"placed after {piece.tries} tries"
             lines.append(f"Random Piece : {piece.size} lines ({status})")
     if state.abandoned is not None:
-        why = "an expired invitation" if state.abandoned == "invite_expired" else "idle"
+        why = {"invite_expired": "an expired invitation",
+               "day_over": "its daily challenge's date was over"}.get(state.abandoned, "idle")
         lines.append(f"Abandoned ({why}): {first.name} {state.scores[0]}, "
                      f"{second.name} {state.scores[1]} - no result")
     elif state.aborted is not None:

@@ -11,6 +11,7 @@ ranked game still running; it must match the commitment in the first event.
 from __future__ import annotations
 
 import dataclasses
+from datetime import date
 
 from .commands import (
     Abandon,
@@ -48,7 +49,7 @@ from .state import CorruptStream, GameState
 
 
 def replay_check(events: list[Event], *, partial_tail: bool = False,
-                 secret_seed: str | None = None) -> GameState:
+                 secret_seed: str | None = None, daily: date | None = None) -> GameState:
     """Fold `events`, re-deciding everything, to prove the stream is exactly what
     the rules make of its commands and its seed.
 
@@ -62,7 +63,10 @@ def replay_check(events: list[Event], *, partial_tail: bool = False,
     differs, and when no seed is known (an unfinished ranked game without
     `secret_seed`: its random outcomes cannot be checked by anyone but its server).
     A stream that stops inside the events of one command (e.g. after one of three
-    pieces) is refused too, unless `partial_tail` (a prefix of a stream).
+    pieces) is refused too, unless `partial_tail` (a prefix of a stream). `daily`: the
+    date of a daily challenge game (`daily`), which ends without revealing its seed
+    and enters no high score table; its seed is given as `secret_seed` (the date's,
+    revealed once the date is over).
     """
     if not events:
         raise CorruptStream("an empty stream")
@@ -72,6 +76,7 @@ def replay_check(events: list[Event], *, partial_tail: bool = False,
     seed = _known_seed(events, secret_seed)
     _expect(events, 0, _recreate(created, seed), partial_tail)
     state = fold(events[:1])
+    state.daily = daily
     if created.seed is None:
         state.know_secret_seed(seed)
     i = 1
@@ -139,7 +144,7 @@ def _recreate(created: GameCreated, seed: str) -> list[Event]:
     """The game_created event that `start_game` makes of this one's settings, with
     its stored seat names (`_entry_name`)."""
     first, second = created.seats
-    creator_seat = 2 if created.mode == "online" and not first.name else 1  # a rematch
+    creator_seat = 2 if created.mode == "online" and not first.taken else 1  # a rematch
     names = {seat.name: _entry_name(seat.name) if seat.kind == "human" else seat.name
              for seat in created.seats}
     command = NewGame(
@@ -152,6 +157,9 @@ def _recreate(created: GameCreated, seed: str) -> list[Event]:
         ranked=created.ranked, hints=created.hints, rules_edition=created.rules_edition,
         committed=not created.before_commitments,  # then re-created by the rules of then
         creator_seat=creator_seat,
+        player=(second if creator_seat == 2 else first).player,
+        second_player=second.player if created.mode == "two_players" else None,
+        rated=created.rated,
     )
     try:
         (recreated,) = start_game(command)
@@ -198,7 +206,7 @@ def _command_behind(event: Event) -> Command | None:
     if isinstance(event, StageAdvanced) and event.reason == "player":
         return Advance(event.seat)
     if isinstance(event, SeatClaimed):
-        return ClaimSeat(event.seat, _entry_name(event.name))
+        return ClaimSeat(event.seat, _entry_name(event.name), event.player)
     if isinstance(event, HintUsed):
         return UseHint(event.seat)
     if isinstance(event, GameAbandoned):

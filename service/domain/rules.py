@@ -46,9 +46,11 @@ from .names import clean_name
 from .ranking import high_score_entries
 from .seeds import game_rng
 from .state import EMPTY, GameState
+from .texts import english
 
 PENALTY = 5
-ABANDON_REASONS = ("idle", "invite_expired")
+# day_over: a daily challenge game still running when its date is over (`daily`)
+ABANDON_REASONS = ("idle", "invite_expired", "day_over")
 
 
 # -- deciding a turn (RULES T) -----------------------------------------------
@@ -68,7 +70,7 @@ class _Batch:
 
 def abandoned_violation(reason: str) -> RuleViolation:
     return RuleViolation("game_abandoned",
-                         "this game was abandoned: nobody can move in it any more",
+                         english("this game was abandoned: nobody can move in it any more"),
                          reason=reason)
 
 
@@ -77,9 +79,9 @@ def check_playable(state: GameState) -> None:
     if state.abandoned is not None:
         raise abandoned_violation(state.abandoned)
     if state.aborted is not None:
-        raise RuleViolation("game_over", "the game is over: it was aborted")
+        raise RuleViolation("game_over", english("the game is over: it was aborted"))
     if state.over:
-        raise RuleViolation("game_over", "the game is over")
+        raise RuleViolation("game_over", english("the game is over"))
 
 
 def decide(state: GameState, command: Command) -> list[Event]:
@@ -93,13 +95,13 @@ def decide(state: GameState, command: Command) -> list[Event]:
         return _abort(state, command)
     if state.open_seat is not None:
         raise RuleViolation("waiting_for_opponent",
-                            "the game starts when the invited friend joins")
+                            english("the game starts when the invited friend joins"))
     if isinstance(command, Resign):  # on either seat's turn
         return _resign(state, command)
     if command.seat != state.turn:
         raise RuleViolation(
             "not_your_turn",
-            f"it is {state.seat_info(state.turn).name}'s turn",
+            english("it is {name}'s turn", name=state.seat_info(state.turn).name),
             turn=state.turn,
         )
     if isinstance(command, UseHint):  # before the batch: a hint copies no state
@@ -112,7 +114,8 @@ def decide(state: GameState, command: Command) -> list[Event]:
     elif isinstance(command, Explain):
         _explain(batch, command)
     else:  # pragma: no cover - the type union is closed
-        raise RuleViolation("unknown_command", f"unknown command {command!r}")
+        raise RuleViolation("unknown_command", english("unknown command {command!r}",
+                                                             command=command))
     return batch.events
 
 
@@ -120,9 +123,10 @@ def _abandon(state: GameState, command: Abandon) -> list[Event]:
     """Retention: an unfinished game ends without a result (whether it is due is
     `retention.abandon_reason`'s rule, on the clock the stream does not carry)."""
     if command.reason not in ABANDON_REASONS:
-        raise RuleViolation("invalid_reason", f"no abandonment reason {command.reason!r}")
+        raise RuleViolation("invalid_reason", english("no abandonment reason {reason!r}",
+                                                            reason=command.reason))
     if command.reason == "invite_expired" and state.open_seat is None:
-        raise RuleViolation("not_waiting", "this game waits for no invited friend")
+        raise RuleViolation("not_waiting", english("this game waits for no invited friend"))
     return [GameAbandoned(command.reason), *_reveal(state)]
 
 
@@ -132,9 +136,9 @@ def _resign(state: GameState, command: Resign) -> list[Event]:
     scores are not a finished game's (`ranking.table_of`)."""
     seat = command.seat
     if seat not in SEAT_LETTERS:
-        raise RuleViolation("unknown_command", f"no seat {seat}")
+        raise RuleViolation("unknown_command", english("no seat {seat}", seat=seat))
     if state.seat_info(seat).kind != "human":
-        raise RuleViolation("not_a_human", "only a human seat can resign")
+        raise RuleViolation("not_a_human", english("only a human seat can resign"))
     scores, squares = state.scores, state.squares
     return [GameResigned(seat),
             GameOver((scores[0], scores[1]), (squares[0], squares[1]), state.ownerless,
@@ -148,32 +152,39 @@ def _abort(state: GameState, command: Abort) -> list[Event]:
     player resigns instead."""
     if state.game.mode != "online":
         raise RuleViolation("abort_online_only",
-                            "only an online game can be aborted: resign instead")
+                            english("only an online game can be aborted: resign instead"))
     if command.seat not in SEAT_LETTERS or command.seat == state.open_seat:
-        raise RuleViolation("unknown_command", f"seat {command.seat} cannot abort")
+        raise RuleViolation("unknown_command", english("seat {seat} cannot abort",
+                                                             seat=command.seat))
     if not abortable(state):
         raise RuleViolation("abort_too_late",
-                            "both players have moved: the game can only be resigned now")
+                            english("both players have moved: the game can only be resigned now"))
     return [GameAborted(command.seat), *_reveal(state)]
 
 
 def _reveal(state: GameState) -> list[Event]:
     """A game that ends reveals its secret seed (a ranked game's; a practice game's
-    was public from the start)."""
-    return [] if state.game.seed is not None else [SeedRevealed(state.seed())]
+    was public from the start). A daily challenge game (`daily`) does not: its seed
+    is the whole date's, revealed once the date is over, never in a game's events
+    (another player may still be playing it)."""
+    if state.game.seed is not None or state.daily is not None:
+        return []
+    return [SeedRevealed(state.seed())]
 
 
 def _use_hint(state: GameState, command: UseHint) -> list[Event]:
     """The first hint a human seat asks for makes the game assisted; later ones
     change nothing (no event)."""
     if state.seat_info(command.seat).kind != "human":
-        raise RuleViolation("not_a_human", "a hint is recorded for a human seat only")
+        raise RuleViolation("not_a_human", english("a hint is recorded for a human seat only"))
     return [] if state.assisted else [HintUsed(command.seat)]
 
 
 def _claim_seat(state: GameState, command: ClaimSeat) -> list[Event]:
     if state.open_seat != command.seat:
-        raise RuleViolation("seat_taken", f"seat {command.seat} is not open")
+        raise RuleViolation("seat_taken", english("seat {seat} is not open", seat=command.seat))
+    if command.player is not None:  # the name is the player record's (`events.Seat`)
+        return [SeatClaimed(command.seat, "", command.player)]
     return [SeatClaimed(command.seat, clean_name(command.name, "name"))]
 
 
@@ -183,15 +194,21 @@ def check_line(state: GameState, x: int, y: int) -> None:
     if not g.inside(x, y):
         raise RuleViolation(
             "out_of_field",
-            f"({x}, {y}) is outside the {g.width} x {g.height} field",
+            english("({x}, {y}) is outside the {width} x {height} field", x=x, y=y,
+                    width=g.width, height=g.height),
             x=x,
             y=y,
         )
     if (x + y) % 2 == 0:
         kind = "dot" if x % 2 == 0 else "box"
-        raise RuleViolation("not_a_line_slot", f"({x}, {y}) is a {kind}, not a line", x=x, y=y)
+        raise RuleViolation("not_a_line_slot",
+                            english("({x}, {y}) is a dot, not a line", x=x, y=y) if kind == "dot"
+                            else english("({x}, {y}) is a box, not a line", x=x, y=y),
+                            x=x, y=y)
     if state.lines[g.index(x, y)] != EMPTY:
-        raise RuleViolation("slot_taken", f"the line at ({x}, {y}) is already drawn", x=x, y=y)
+        raise RuleViolation("slot_taken",
+                            english("the line at ({x}, {y}) is already drawn", x=x, y=y),
+                            x=x, y=y)
 
 
 def _place_line(batch: _Batch, command: PlaceLine) -> None:
@@ -199,11 +216,12 @@ def _place_line(batch: _Batch, command: PlaceLine) -> None:
     check_line(state, command.x, command.y)
     if state.stage == 3:
         raise RuleViolation(
-            "wrong_stage", "stage 3 places random pieces; press advance to end the turn"
+            "wrong_stage",
+            english("stage 3 places random pieces; press advance to end the turn")
         )
     if state.stage == 2 and state.stage2_line_placed:
         raise RuleViolation(
-            "stage2_line_done", "stage 2 allows exactly one line; press advance"
+            "stage2_line_done", english("stage 2 allows exactly one line; press advance")
         )
     formed = state.completing_boxes(command.x, command.y)
     seat = command.seat
@@ -214,7 +232,7 @@ def _place_line(batch: _Batch, command: PlaceLine) -> None:
         if not formed:
             raise RuleViolation(
                 "stage1_needs_square",
-                "in stage 1 every line must close a square",
+                english("in stage 1 every line must close a square"),
                 x=command.x,
                 y=command.y,
             )
@@ -246,7 +264,8 @@ def _advance(batch: _Batch, command: Advance) -> None:
         batch.add(StageAdvanced(seat, 2, seat, state.round, "player"))
     elif state.stage == 2:
         if not state.stage2_line_placed:
-            raise RuleViolation("stage2_line_missing", "place one line before leaving stage 2")
+            raise RuleViolation("stage2_line_missing",
+                                english("place one line before leaving stage 2"))
         batch.add(StageAdvanced(seat, 3, seat, state.round, "player"))
         _insert_pieces(batch, seat)
     else:
@@ -285,7 +304,8 @@ def _boxes_formed_by(state: GameState, lines: tuple[Point, ...]) -> tuple[Point,
 
 def _explain(batch: _Batch, command: Explain) -> None:
     if batch.state.seat_info(command.seat).kind != "computer":
-        raise RuleViolation("not_a_computer", "only a computer seat explains its moves")
+        raise RuleViolation("not_a_computer",
+                            english("only a computer seat explains its moves"))
     batch.add(
         MoveExplained(
             seat=command.seat,
@@ -310,7 +330,9 @@ def _game_over_if_full(batch: _Batch) -> bool:
     batch.add(game_over_event(state))
     for event in _reveal(state):
         batch.add(event)
-    entries = high_score_entries(state)
+    # A daily game's scores go to its date's ranking only (`services.daily`): its
+    # players may play the date's game again for practice.
+    entries = high_score_entries(state) if state.daily is None else ()
     if entries:
         batch.add(HighScoresEntered(entries))
     return True

@@ -17,6 +17,7 @@ from .names import clean_name
 from .random_lines import draw_initial_lines
 from .seeds import commitment, game_rng
 from .state import GameState
+from .texts import english
 
 LEVELS = ("easy", "moderate", "hard", "expert")
 MODES = ("vs_computer", "two_players", "online", "computer_vs_computer")
@@ -27,7 +28,8 @@ HUMAN_MODES = ("two_players", "online")
 def _check_level(level: str, field: str) -> str:
     if level not in LEVELS:
         raise RuleViolation(
-            "invalid_level", f"level must be one of {', '.join(LEVELS)}", field=field
+            "invalid_level", english("level must be one of {levels}", levels=", ".join(LEVELS)),
+            field=field
         )
     return level
 
@@ -36,7 +38,7 @@ def start_game(command: NewGame) -> list[Event]:
     try:
         g = geometry(command.height, command.width)
     except FieldSizeError as exc:
-        raise RuleViolation("invalid_field_size", str(exc)) from exc
+        raise RuleViolation("invalid_field_size", exc.args[0]) from exc
     seats = _seats(command)
     difficulty = "none" if command.mode in HUMAN_MODES else command.difficulty
     seed = str(command.seed)
@@ -57,6 +59,7 @@ def start_game(command: NewGame) -> list[Event]:
             seats=seats,
             initial_lines=initial,
             rules_edition=command.rules_edition,
+            rated=command.rated,
         )
     ]
 
@@ -79,24 +82,31 @@ def first_seat(seed: str, mode: str) -> int:
     return game_rng(seed, 0, "first_seat").choice((1, 2))
 
 
+def _human(name: str, player: int | None, field: str) -> Seat:
+    """A human seat: by its player record, which holds the name, or by its name."""
+    if player is not None:
+        return Seat("", "human", player=player)
+    return Seat(clean_name(name, field), "human")
+
+
 def _seats(command: NewGame) -> tuple[Seat, Seat]:
     if command.mode not in MODES:
-        raise RuleViolation("invalid_mode", f"mode must be one of {', '.join(MODES)}")
+        raise RuleViolation("invalid_mode", english("mode must be one of {modes}",
+                                                   modes=", ".join(MODES)))
+    if command.rated and command.mode != "online":
+        raise RuleViolation("invalid_mode", "only an online game is rated")
+    creator = _human(command.player_name, command.player, "player_name")
     if command.mode == "vs_computer":
         level = _check_level(command.difficulty, "difficulty")
-        return (
-            Seat(clean_name(command.player_name), "human"),
-            Seat("Computer", "computer", level),
-        )
+        return creator, Seat("Computer", "computer", level)
     if command.mode == "two_players":
-        second = clean_name(command.second_name or "", "second_name")
-        return Seat(clean_name(command.player_name), "human"), Seat(second, "human")
+        return creator, _human(command.second_name or "", command.second_player, "second_name")
     if command.mode == "online":  # the other seat is named when a friend claims it
-        creator = Seat(clean_name(command.player_name), "human")
         if command.creator_seat == 2:  # a rematch, the seats swapped
             return Seat("", "human"), creator
         if command.creator_seat != 1:
-            raise RuleViolation("invalid_mode", "the creator of an online game sits in seat 1 or 2")
+            raise RuleViolation("invalid_mode",
+                                english("the creator of an online game sits in seat 1 or 2"))
         return creator, Seat("", "human")
     first = _check_level(command.difficulty, "difficulty")
     second_level = _check_level(command.second_level or command.difficulty, "second_level")

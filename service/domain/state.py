@@ -11,6 +11,7 @@ state in letters (`drawn_lines`, `owned_boxes`, `line_by`, `box_owner`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 
 from .board import Geometry
 from .events import (
@@ -99,6 +100,10 @@ class GameState:
     # The server's secret seed of a ranked game (`know_secret_seed`): no event holds
     # it while the game runs, so no reader may show it.
     secret_seed: str | None = field(default=None, repr=False, compare=False)
+    # The date of a daily challenge game (`daily`), as its server knows it (no event
+    # says it): its seed stays secret when it ends (revealed for the whole date once
+    # the date is over), its scores enter no high score table.
+    daily: date | None = field(default=None, compare=False)
 
     # -- the seed --------------------------------------------------------------
     @property
@@ -234,4 +239,5 @@ class GameState:
             hinted_at=self.hinted_at,
             revealed_seed=self.revealed_seed,
             secret_seed=self.secret_seed,
+            daily=self.daily,
         )

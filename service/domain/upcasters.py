@@ -36,11 +36,30 @@ def _game_created_v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "rules_edition": 1}
 
 
+def _game_created_v3_to_v4(data: dict[str, Any]) -> dict[str, Any]:
+    """Games before version 4 name their human seats in text (no player records,
+    `events.Seat`) and none was rated."""
+    return {**data, "rated": False}
+
+
+def _seat_claimed_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """A friend's seat before version 2 is named in text."""
+    return {**data, "player": None}
+
+
+def _same(data: dict[str, Any]) -> dict[str, Any]:
+    """A version that only allows more: what the older one says reads unchanged."""
+    return data
+
+
 # (type, version) -> function turning that version's data into the next version's.
 UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
     ("line_placed", 1): _line_placed_v1_to_v2,
     ("game_created", 1): _game_created_v1_to_v2,
     ("game_created", 2): _game_created_v2_to_v3,
+    ("game_created", 3): _game_created_v3_to_v4,
+    ("seat_claimed", 1): _seat_claimed_v1_to_v2,
+    ("high_scores_entered", 1): _same,  # entries may point to player records since v2
 }
 # The fields each upcaster adds. A stream from outside (strict decoding) may not carry
 # them at that version: an event is exactly of the version it names, and an upcaster
@@ -50,4 +69,7 @@ UPCASTER_ADDS: dict[tuple[str, int], frozenset[str]] = {
     ("line_placed", 1): frozenset(),
     ("game_created", 1): frozenset({"seed_commitment", "ranked", "first_seat", "hints"}),
     ("game_created", 2): frozenset({"rules_edition"}),
+    ("game_created", 3): frozenset({"rated"}),
+    ("seat_claimed", 1): frozenset({"player"}),
+    ("high_scores_entered", 1): frozenset(),
 }

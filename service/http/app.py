@@ -15,7 +15,7 @@ from ..ops.settings import EXTENSION, Settings
 from ..protocol import request_ids
 from ..protocol.name_paths import CONVERTER, NameConverter
 from ..services import Services
-from . import errors, hooks, limits
+from . import errors, hooks, language, limits
 from .json import FastJSON
 
 MAX_BODY_BYTES = 64 * 1024
@@ -70,6 +70,7 @@ def create_app(config: dict[str, Any] | None = None, *,
     app.url_map.converters[CONVERTER] = NameConverter
     openapi.init_app(app)
     errors.register(app)  # after flask-smorest's handlers, which they replace
+    language.init_app(app)  # the pages' and the API errors' language (en, tr)
     app.register_blueprint(web.bp)
     hooks.init_app(app, limits.init_app(app, settings.limits))
     started = sweeper.init_app(app, settings.sweep_interval_s)  # a thread per process

@@ -26,6 +26,7 @@ from werkzeug.exceptions import (
 
 from ..api.errors import api_error, error_response
 from ..domain.commands import RuleViolation
+from ..domain.texts import english
 from ..errors import DatabaseUnavailable, ServiceError
 from ..protocol.statuses import (
     HTTP_CODES,
@@ -78,7 +79,7 @@ def _on_http_exception(error: HTTPException) -> Response | HTTPException:
     message = error.description or error.name
     if status == 413:
         limit = request.max_content_length
-        message = f"the request body is larger than {limit} bytes"
+        message = english("the request body is larger than {limit} bytes", limit=limit)
     response = error_response(status, code, message)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         response.headers["Allow"] = ", ".join(error.valid_methods)  # required on a 405
@@ -103,7 +104,7 @@ def _on_unexpected(error: Exception) -> Response | HTTPException:
     log.exception("unhandled error on %s %s", request.method, request.path, exc_info=error)
     if not _wants_json():
         return error_page(InternalServerError(original_exception=error))
-    return api_error("internal_error", "something went wrong on our side")
+    return api_error("internal_error", english("something went wrong on our side"))
 
 
 def register(app: Flask) -> None:

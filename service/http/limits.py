@@ -10,6 +10,9 @@ that every process shares (`limits.strategies.FixedWindowRateLimiter`). Each app
 - ``SQUARES_LIMIT_HINT`` (default ``60 per minute``): ``GET /api/games/{id}/hint``
 - ``SQUARES_LIMIT_MOVE`` (default ``300 per minute``): lines, advances, computer
   turns, resignations and aborts together
+- ``SQUARES_LIMIT_SIGN_IN`` (default ``10 per minute``): each passkey step (claim,
+  sign in, recovery code, new passkey) per address, and apart from that per name for
+  the steps whose body names one (a name, or the passkey that signs in: `subject`)
 - ``SQUARES_RATELIMIT_STORAGE_URI`` (default ``memory://``): where the counts live.
   In memory each server process counts on its own, so with N app server workers
   a client may get up to N times a limit; ``redis://host:6379[/db]`` (the Redis client
@@ -31,6 +34,7 @@ site's page elsewhere) with ``Retry-After``, and nothing of it runs.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import threading
@@ -44,6 +48,7 @@ from limits.storage import Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
+from ..domain.names import NAME_MAX, name_key
 from ..ops.settings import RateLimitSettings
 
 log = logging.getLogger(__name__)
@@ -60,7 +65,20 @@ LIMITED_ENDPOINTS = {
     "api.computer_turn": "move",
     "api.resign": "move",
     "api.abort": "move",
+    # every passkey step (service/api/account.py)
+    "api.account_claim_options": "sign_in",
+    "api.account_claim": "sign_in",
+    "api.account_sign_in_options": "sign_in",
+    "api.account_sign_in": "sign_in",
+    "api.account_recovery": "sign_in",
+    "api.account_passkey_options": "sign_in",
+    "api.account_add_passkey": "sign_in",
 }
+# endpoints counted per name too (besides per address), by what their body names: a
+# name (claims, recovery codes) or a passkey (signing in: a passkey is one name's), so
+# that many addresses cannot take turns guessing one player's recovery codes
+PER_NAME_ENDPOINTS = frozenset({"api.account_claim_options", "api.account_recovery",
+                                "api.account_sign_in"})
 FIRST_RETRY_S = 1.0
 MAX_RETRY_S = 32.0
 EXTENSION = "squares_limits"
@@ -222,6 +240,13 @@ class RateLimits:
             retry_after = max(1, math.ceil(window.reset_at - time.time()))
             raise TooManyRequests(f"at most {item} from one address",
                                   retry_after=retry_after)
+        named = subject() if request.endpoint in PER_NAME_ENDPOINTS else None
+        if named is None:
+            return
+        by_name = self.counts.count(item, f"{request.endpoint}:name", named)  # each step's own
+        if by_name is not None and not by_name[0]:
+            retry_after = max(1, math.ceil(by_name[1].reset_at - time.time()))
+            raise TooManyRequests(f"at most {item} for one name", retry_after=retry_after)
 
     @staticmethod
     def add_headers(response: Response) -> Response:
@@ -231,6 +256,27 @@ class RateLimits:
             response.headers["X-RateLimit-Remaining"] = str(window.remaining)
             response.headers["X-RateLimit-Reset"] = str(math.ceil(window.reset_at))
         return response
+
+
+def subject() -> str | None:
+    """Whom a passkey step's JSON body is about, as a count's key: a hash of the
+    name's key (`domain.names.name_key`: every way of writing a name counts as one),
+    or of the credential id that signs in; None when it names neither."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return None
+    name = body.get("name")
+    if isinstance(name, str) and 0 < len(name) <= 4 * NAME_MAX:
+        return "name:" + _digest(name_key(name))
+    credential = body.get("credential")
+    found = credential.get("id") if isinstance(credential, dict) else None
+    if isinstance(found, str) and 0 < len(found) <= 1400:
+        return "passkey:" + _digest(found)
+    return None
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 def init_app(app: Flask, settings: RateLimitSettings) -> RateLimits:

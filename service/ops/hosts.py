@@ -32,9 +32,11 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from ..domain.texts import english
+
 ENV = "SQUARES_TRUSTED_HOSTS"
 PUBLIC_URL_ENV = "SQUARES_PUBLIC_URL"
-REFUSED = "this server does not answer to the host this request names"
+REFUSED = english("this server does not answer to the host this request names")
 """The 400's message, from either app."""
 
 # A Host header: a name or an IPv4 address, or an IPv6 address in brackets, and an

@@ -105,6 +105,9 @@ class RateLimitSettings:
     hint: str = "60 per minute"  # SQUARES_LIMIT_HINT
     move: str = "300 per minute"  # SQUARES_LIMIT_MOVE: lines, advances, computer turns,
     # resignations and aborts
+    # SQUARES_LIMIT_SIGN_IN: each passkey step (claim, sign in, recovery, new passkey),
+    # counted per address and, apart, per name (`service.http.limits`)
+    sign_in: str = "10 per minute"
     storage_uri: str = "memory://"  # SQUARES_RATELIMIT_STORAGE_URI (redis://: shared)
     enabled: bool = True  # SQUARES_RATELIMIT_ENABLED
     fallback: bool = True  # SQUARES_RATELIMIT_FALLBACK: count in memory while it is down
@@ -132,6 +135,9 @@ class Settings:
     abandon_after: timedelta = timedelta(days=7)  # SQUARES_ABANDON_AFTER
     active_games_per_client: int = 20  # SQUARES_ACTIVE_GAMES_PER_CLIENT (0: no cap)
     invite_ttl_seconds: int = 24 * 3600  # SQUARES_INVITE_TTL_SECONDS
+    session_lifetime: timedelta = timedelta(days=30)  # SQUARES_SESSION_LIFETIME
+    # how long a forgotten player's name stays out of everyone's reach
+    forgotten_name_hold: timedelta = timedelta(days=30)  # SQUARES_FORGOTTEN_NAME_HOLD
     sweep_interval_s: float = 300.0  # SQUARES_SWEEP_INTERVAL_S (0: no sweep)
     analyst: bool = True  # SQUARES_ANALYST: squares serve runs the analyst
     log_format: str = "text"  # SQUARES_LOG_FORMAT: text or json
@@ -143,6 +149,9 @@ class Settings:
     export_key: str | None = None  # SQUARES_EXPORT_KEY (else the key file)
     export_key_file: Path = INSTANCE_DIR / "export.key"  # SQUARES_EXPORT_KEY_FILE
     trusted_export_keys: tuple[str, ...] = ()  # SQUARES_TRUSTED_EXPORT_KEYS, commas
+    # the daily challenge's seeds (`services.daily`): the setting, else the key file
+    daily_secret: str | None = None  # SQUARES_DAILY_SECRET
+    daily_secret_file: Path = INSTANCE_DIR / "daily.key"  # SQUARES_DAILY_SECRET_FILE
     live_poll_ms: int = 5000  # SQUARES_LIVE_POLL_MS: how often /live asks what is new
     limits: RateLimitSettings = field(default_factory=RateLimitSettings)
     live: LiveSettings = field(default_factory=LiveSettings)
@@ -178,6 +187,10 @@ class Settings:
                                                10**9, "games"),
             invite_ttl_seconds=read.whole("SQUARES_INVITE_TTL_SECONDS", 24 * 3600, 1,
                                           10**9, "seconds"),
+            session_lifetime=read.get("SQUARES_SESSION_LIFETIME", "30d", _retention,
+                                      "a duration such as 12h, 30d or 8w, at least 1m"),
+            forgotten_name_hold=read.get("SQUARES_FORGOTTEN_NAME_HOLD", "30d", _retention,
+                                         "a duration such as 12h, 30d or 8w, at least 1m"),
             sweep_interval_s=read.number("SQUARES_SWEEP_INTERVAL_S", 300.0, 0, 10**9,
                                          "seconds"),
             analyst=read.flag("SQUARES_ANALYST", True),
@@ -197,6 +210,10 @@ class Settings:
             trusted_export_keys=read.get("SQUARES_TRUSTED_EXPORT_KEYS", "", _trusted_keys,
                                          f"keys of at least {EXPORT_KEY_MIN} characters, "
                                          "separated by commas"),
+            daily_secret=read.get("SQUARES_DAILY_SECRET", "", _export_key,
+                                  f"at least {EXPORT_KEY_MIN} characters") or None,
+            daily_secret_file=Path(read.raw("SQUARES_DAILY_SECRET_FILE",
+                                            str(INSTANCE_DIR / "daily.key"))),
             live_poll_ms=read.whole("SQUARES_LIVE_POLL_MS", 5000, 100, 600_000, "ms"),
             limits=_rate_limits(read),
             live=_live(read),
@@ -293,6 +310,7 @@ def _rate_limits(read: _Reader) -> RateLimitSettings:
         create=read.get("SQUARES_LIMIT_CREATE", default.create, _rate_limit, spec),
         hint=read.get("SQUARES_LIMIT_HINT", default.hint, _rate_limit, spec),
         move=read.get("SQUARES_LIMIT_MOVE", default.move, _rate_limit, spec),
+        sign_in=read.get("SQUARES_LIMIT_SIGN_IN", default.sign_in, _rate_limit, spec),
         storage_uri=read.raw("SQUARES_RATELIMIT_STORAGE_URI", default.storage_uri),
         enabled=read.flag("SQUARES_RATELIMIT_ENABLED", default.enabled),
         fallback=read.flag("SQUARES_RATELIMIT_FALLBACK", default.fallback),

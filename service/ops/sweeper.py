@@ -9,7 +9,9 @@ the version check on each append lets one of them write each abandonment. Games 
 also abandoned by their next read or command, and the lists (``/live``) and the cap
 per address leave out games past their time before anything is written; the sweep
 writes the events that the read model's status, the feeds and prune go by for the
-games nobody visits again. A failed sweep (the database away) is logged and tried
+games nobody visits again. The same sweep deletes the passkey ceremonies and the
+sessions that ran out (`Services.accounts.sweep`): a ceremony is refused once past
+its time anyway, a session too, so the sweep only keeps their tables small. A failed sweep (the database away) is logged and tried
 again at the next interval.
 
 The interval is the setting ``SQUARES_SWEEP_INTERVAL_S`` (300; 0: no background
@@ -73,7 +75,14 @@ def init_app(app: Any, interval_s: float) -> Sweeper | None:
     ``SQUARES_SWEEP_INTERVAL_S=0``)."""
     if interval_s == 0:
         return None
-    sweeper = Sweeper(app.extensions["squares"].retention.abandon_stale, interval_s)
+    services = app.extensions["squares"]
+
+    def sweep() -> Any:
+        swept = services.retention.abandon_stale()
+        services.accounts.sweep()  # the passkey ceremonies and sessions that ran out
+        return swept
+
+    sweeper = Sweeper(sweep, interval_s)
     app.extensions["squares_sweeper"] = sweeper
     sweeper.start()
     return sweeper

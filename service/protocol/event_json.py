@@ -14,7 +14,14 @@ if TYPE_CHECKING:
 
 
 def event_data(event: Event) -> dict[str, Any]:
+    """An event's data as readers get it: seats by name, never by player record (the
+    services hand back events named as shown, `domain.seat_names`)."""
     data: dict[str, Any] = event.to_dict()["data"]
+    data.pop("player", None)  # seat_claimed
+    for seat in data.get("seats", ()):  # game_created
+        seat.pop("player", None)
+    for entry in data.get("entries", ()):  # high_scores_entered
+        entry.pop("player", None)
     return data
 
 

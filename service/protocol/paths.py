@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from ..domain.texts import english
+
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # ASCII digits, spelled out: a str pattern's \d and int() also take every script's
 # decimal digits (Arabic-Indic "١٢", Devanagari "१२", full-width "１２"), and
@@ -27,8 +29,8 @@ def ascii_int(raw: str, *, signed: bool = False) -> int | None:
         return None
 
 
-STREAM_QUERY_ERROR = ("Last-Event-ID (or after) must be a non-negative integer in ASCII "
-                      "digits, and viewers 0 or 1")
+STREAM_QUERY_ERROR = english("Last-Event-ID (or after) must be a non-negative integer in "
+                             "ASCII digits, and viewers 0 or 1")
 
 
 def parse_after(raw: str) -> int | None:

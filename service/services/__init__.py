@@ -2,14 +2,18 @@
 
 Split by who needs them: `play` (the game page and the API's moves; new games and
 rematches from `creation`, invitations and claims from `online`), `queries`
-(reading games, replays, listings), `players` (a player's page), `admin` (the CLI's data management),
+(reading games, replays, listings), `players` (a player's page), `daily` (the daily
+challenge), `ratings` (the ratings table, a player's rating), `admin` (the CLI's data management),
 `retention` (abandoning and pruning the games nobody finishes), `reviews` (the
-analyst's reviews of ended games). Each runs
+analyst's reviews of ended games), `accounts` (passkeys, sessions, recovery codes). Each runs
 in units of work of the `store`; none touches a table or a connection, and none
 computes squares or scores itself.
 """
 
 from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
 
 from ..domain.commands import RuleViolation
 from ..errors import (
@@ -37,10 +41,15 @@ from ..errors import (
 from ..ops.settings import Settings
 from ..store import REQUEST, EventStore, GameSummary, HighScore, Patience, StoredEvent
 from .admin import AdminService
+
+if TYPE_CHECKING:
+    from .accounts import AccountService
 from .base import OnCore, ServiceCore
+from .daily import DailyService
 from .play import PlayService
 from .players import PlayerPage, PlayerService
 from .queries import QueryService
+from .ratings import RatingService
 from .results import (
     ClaimedSeat,
     CreatedGame,
@@ -60,7 +69,7 @@ from .reviews import Analysis, ReviewService
 class Services(OnCore):
     """Every use case on one store (`Services.from_url(url)` or `Services(store)`), by
     who needs them: ``play``, ``queries``, ``players``, ``admin``, ``retention``,
-    ``reviews``, each on the one `ServiceCore` they share (the store, the settings,
+    ``reviews``, ``accounts``, ``daily``, ``ratings``, each on the one `ServiceCore` they share (the store, the settings,
     the hint cache, the clock)."""
 
     def __init__(self, store: EventStore, settings: Settings | None = None, *,
@@ -72,6 +81,16 @@ class Services(OnCore):
         self.admin = AdminService(self.core)
         self.retention = RetentionService(self.core)
         self.reviews = ReviewService(self.core)
+        self.daily = DailyService(self.core)
+        self.ratings = RatingService(self.core)
+
+    @functools.cached_property
+    def accounts(self) -> AccountService:
+        """Passkeys and sessions. Made when first asked for: WebAuthn's libraries
+        (cryptography, CBOR) cost the CLI's commands memory they never use."""
+        from .accounts import AccountService
+
+        return AccountService(self.core)
 
     @classmethod
     def from_url(cls, url: str | None = None, patience: Patience = REQUEST,

@@ -23,15 +23,17 @@ from ..domain.fold import fold
 from ..domain.names import clean_name
 from ..domain.ranking import ARCHIVE, HERE, MAIN, SIGNED, TABLES
 from ..domain.state import CorruptStream
+from ..domain.texts import english
 from ..errors import GameExists, GameNotFound, InvalidStream
-from ..store import HighScore, UnitOfWork
+from ..store import HighScore, UnitOfWork, utcnow
 from ..store.games import summary_of
-from ..store.summaries import name_key_values
 from . import security
 from .base import ServiceBase, computer_owes_a_turn
 from .export_keys import known_secrets, own_key_id, own_secret
 from .names import refuse_look_alike, refuse_look_alike_seats
 from .results import Problem, SignatureReport, Waiting
+from .seating import refuse_held_names
+from .shown import names, shown_stored
 from .verify import signature_report, verify_game
 
 SCORE_LIMIT = 2**31  # the high_scores.score column is a 32-bit integer
@@ -48,13 +50,15 @@ class AdminService(ServiceBase):
         try:
             geometry(height, width)
         except FieldSizeError as exc:
-            raise RuleViolation("invalid_field_size", str(exc)) from exc
+            raise RuleViolation("invalid_field_size", exc.args[0]) from exc
         if mode not in TABLES:
-            raise RuleViolation("invalid_mode", f"mode must be one of {', '.join(TABLES)}")
+            raise RuleViolation("invalid_mode", english("mode must be one of {modes}",
+                                                           modes=", ".join(TABLES)))
         if type(score) is not int or not -SCORE_LIMIT <= score < SCORE_LIMIT:
             raise RuleViolation("invalid_score",
-                                f"a score is a whole number from {-SCORE_LIMIT} to "
-                                f"{SCORE_LIMIT - 1}", field="score")
+                                english("a score is a whole number from {least} to {most}",
+                                        least=-SCORE_LIMIT, most=SCORE_LIMIT - 1),
+                                field="score")
         with self.store.unit_of_work() as uow:
             refuse_look_alike(uow, name, "name")
             return uow.high_scores.add(name, int(score), difficulty, height=height,
@@ -93,8 +97,10 @@ class AdminService(ServiceBase):
         and last the signature of this instance (`domain.signing`), unless the game
         is an archive game: a stream this server could not vouch for stays unsigned."""
         with self.store.unit_of_work(write=False) as uow:
-            origin = uow.games.get(game_id).summary.origin
-            events = [s.event for s in uow.events.load(game_id)]
+            game = uow.games.get(game_id)
+            # named as pages name the seats (`shown`): an export holds no player record
+            events = [s.event for s in shown_stored(uow.events.load(game_id), names(game))]
+            origin = game.summary.origin
         signature = None if origin == ARCHIVE else signing.sign(events, own_secret(self.settings))
         return to_jsonl(events, signature)
 
@@ -124,8 +130,10 @@ class AdminService(ServiceBase):
         with self.store.unit_of_work() as uow:
             same = _same_game(uow, events)
             if same is not None:
-                raise GameExists(f"this stream is game {same}, stored already", game_id=same)
+                raise GameExists(english("this stream is game {game_id}, stored already",
+                                         game_id=same), game_id=same)
             refuse_look_alike_seats(uow, state.seats)
+            refuse_held_names(uow, state.seats, utcnow())
             uow.add_game(game_id, events, state, token_hash=token_hash, token_salt=salt,
                          origin=SIGNED if verdict.state == signing.VALID else ARCHIVE,
                          signature=None if signature is None else signature.text())
@@ -192,20 +200,23 @@ def _rebuild_one(uow: UnitOfWork, game_id: str, *, must_exist: bool) -> int:
     stored = uow.events.load(game_id)
     if not stored:
         if must_exist:
-            raise GameNotFound(f"no events for game {game_id!r}", game_id=game_id)
+            raise GameNotFound(english("no events for game {game_id!r}", game_id=game_id),
+                               game_id=game_id)
         return 0
     try:
         state = fold(s.event for s in stored)
     except (CorruptStream, EventFormatError):
         return 0
     row = uow.games.find(game_id)
-    summary = summary_of(game_id, state, stored, HERE if row is None else row.summary.origin)
+    seating = uow.seating(state)
+    summary = summary_of(game_id, state, stored, seating,
+                         HERE if row is None else row.summary.origin)
     if row is None:
         _, salt, token_hash = security.new_token_hash()
-        uow.games.add(summary, name_keys=name_key_values(state), token_hash=token_hash,
+        uow.games.add(summary, seating=seating, token_hash=token_hash,
                       token_salt=salt, seed_commitment=state.game.seed_commitment)
     else:
-        uow.games.overwrite(summary, name_key_values(state))
+        uow.games.overwrite(summary, seating)
     uow.snapshots.forget(game_id)
     return 1
 
@@ -220,7 +231,9 @@ def _same_game(uow: UnitOfWork, events: list[Event]) -> str | None:
     if not isinstance(created, GameCreated):  # `check_stream` refuses such a stream
         return None
     for candidate in uow.games.same_seed(created.seed_commitment):
-        stored = [s.event for s in uow.events.load(candidate, upto=len(events))]
+        seats = names(uow.games.get(candidate))  # as its export would name them
+        stored = [s.event for s in shown_stored(
+            uow.events.load(candidate, upto=len(events)), seats)]
         if stored and stored[0] == created and events[: len(stored)] == stored:
             return candidate
     return None

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Generic, Self, TypeVar, overload
 
-from ..domain import ai
+from ..domain import ai, daily
 from ..domain.commands import Abandon
 from ..domain.events import Event
 from ..domain.fold import apply_all
@@ -17,6 +17,7 @@ from ..domain.players import play_turn
 from ..domain.retention import abandon_reason
 from ..domain.rules import decide
 from ..domain.state import GameState
+from ..domain.texts import english
 from ..errors import TokenInvalid, TokenMissing, VersionConflict
 from ..ops import metrics
 from ..ops.settings import Settings
@@ -24,6 +25,7 @@ from ..store import REQUEST, EventStore, Patience, StoredGame, UnitOfWork, make_
 from . import security
 from .hints import HintCache
 from .results import MoveResult
+from .shown import names, shown_result
 
 T = TypeVar("T")
 
@@ -53,6 +55,7 @@ class ServiceCore:
     def __init__(self, store: EventStore, settings: Settings | None = None) -> None:
         self.store = store
         self.settings = settings if settings is not None else Settings.from_env()
+        store.name_secret = self.settings.client_salt
         self.hints = HintCache()
         self.clock: Callable[[], datetime] = utcnow  # "now" for retention (tests set it)
         self.abandon_after: timedelta = self.settings.abandon_after
@@ -135,9 +138,13 @@ class ServiceBase(OnCore):
              uow: UnitOfWork | None = None) -> str | None:
         """Why the game is abandoned at `now` (default: the clock), or None
         (`domain.retention.abandon_reason`, with the invitation of an open seat, read
-        in `uow` when given)."""
+        in `uow` when given). A daily challenge game still running once its date is
+        over is abandoned (``day_over``) by its next command or read: that date's seed
+        is revealed then."""
         if state.over:
             return None
+        if state.daily is not None and daily.is_over(state.daily, now or self.clock()):
+            return "day_over"  # its seed is public now: the game cannot go on
         expires_at = None
         if state.open_seat is not None:
             with self._reading(uow) as reader:
@@ -178,7 +185,9 @@ class ServiceBase(OnCore):
             stored = self.store.append(game_id, state.version, events, after)
         except VersionConflict:
             return None
-        return MoveResult(game_id, stored, after.copy())
+        with self.store.unit_of_work(write=False) as uow:
+            seats = names(uow.games.get(game_id))
+        return shown_result(game_id, stored, after, seats)
 
     def _token_seats(self, game: StoredGame, token: str | None,
                      uow: UnitOfWork | None = None) -> tuple[int, ...]:
@@ -188,7 +197,7 @@ class ServiceBase(OnCore):
         in the other seat, seat 1 but in a rematch that swapped the seats).
         `TokenMissing`/`TokenInvalid` else."""
         if token is None or token == "":
-            raise TokenMissing("this game needs its token")
+            raise TokenMissing(english("this game needs its token"))
         online = game.summary.mode == "online"
         creator = security.token_matches(token, game.token_salt, game.token_hash)
         if creator and not online:
@@ -204,5 +213,5 @@ class ServiceBase(OnCore):
                     and security.token_matches(token, invitation.token_salt,
                                                invitation.token_hash)):
                 return (invited,)
-        raise TokenInvalid("wrong token for this game")
+        raise TokenInvalid(english("wrong token for this game"))
 

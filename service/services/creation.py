@@ -19,18 +19,21 @@ without an address (the CLI, simulations) have no cap.
 from __future__ import annotations
 
 import uuid
+from datetime import date
 
 from ..domain.commands import NewGame
 from ..domain.retention import abandon_reason
 from ..domain.seeds import new_seed
 from ..domain.start import start_game, start_state
 from ..domain.state import GameState
+from ..domain.texts import english
 from ..errors import InviteClaimed, NoRematch, NotOnline, RematchExists, TooManyGames
 from ..store import Invitation, RematchTaken, StoredGame, UnitOfWork
 from . import security
-from .names import refuse_look_alike_seats
 from .online import OnlineService
-from .results import CreatedGame, Rematch, WaitingRematch
+from .results import CreatedGame, Rematch, SignedIn, WaitingRematch
+from .seating import check_rated_seat, check_seat_holder, seated
+from .shown import names, shown_now
 
 
 class CreationService(OnlineService):
@@ -38,35 +41,46 @@ class CreationService(OnlineService):
                     mode: str = "vs_computer", seed: int | None = None,
                     height: int = 19, width: int = 33, second_name: str | None = None,
                     second_level: str | None = None, hints: bool | None = None,
-                    client_address: str | None = None) -> CreatedGame:
+                    client_address: str | None = None,
+                    signed_in: SignedIn | None = None, rated: bool = False) -> CreatedGame:
         """A new game: ranked, with a secret seed (`domain.seeds`), unless the caller
         chose a `seed`, which makes it a practice game (its seed public, its scores
         never in the high score table). `hints`: whether the seat to move may ask for
         hints (None: yes, except in an online game). `client_address`: who asks (the
         API), for the cap on active games per address (`TooManyGames`); None (the
-        CLI) has no cap."""
+        CLI) has no cap. `signed_in`: the caller's session, which a name someone
+        holds needs (`seating`), and a `rated` online game (``rated_needs_sign_in``
+        unless the creator plays it signed in, under their own name)."""
         command = NewGame(
             seed=new_seed() if seed is None else seed, ranked=seed is None, hints=hints,
             player_name=player_name, difficulty=difficulty, mode=mode,
             height=height, width=width, second_name=second_name, second_level=second_level,
+            rated=rated,
         )
         creator = self._creator(client_address)
         with self.store.unit_of_work() as uow:
-            return self._add(uow, command, creator)
+            return self._add(uow, command, creator, signed_in=signed_in)
 
     def _creator(self, client_address: str | None) -> str | None:
         return (None if client_address is None
                 else security.client_key(client_address, self.settings.client_salt))
 
     def _add(self, uow: UnitOfWork, command: NewGame, creator: str | None,
-             rematch_of: str | None = None) -> CreatedGame:
+             rematch_of: str | None = None, *, signed_in: SignedIn | None,
+             daily: date | None = None) -> CreatedGame:
         """Store the game `command` starts, in `uow`, with its token (and an online
-        game's invitation to the open seat)."""
+        game's invitation to the open seat), its human seats by player record.
+        `daily`: the date of a daily challenge game (`daily`), which its state knows
+        from the start (its seed stays secret when it ends)."""
+        start_game(command)  # refuses a bad command before any record is made
+        command = seated(uow, command, signed_in, self.clock())
+        if command.rated:
+            check_rated_seat(command.player, signed_in)
         events = start_game(command)
         state = start_state(command, events)
+        state.daily = daily
         token, salt, token_hash = security.new_token_hash()
         game_id = uuid.uuid4().hex
-        refuse_look_alike_seats(uow, state.seats)
         if creator is not None:
             self._check_cap(uow, creator)
         stored = uow.add_game(game_id, events, state, token_hash=token_hash,
@@ -75,7 +89,8 @@ class CreationService(OnlineService):
         invite = None
         if state.open_seat is not None:
             invite = self._invite(uow, game_id, seat=state.open_seat, rematch_of=rematch_of)
-        return CreatedGame(game_id, token, stored, state.copy(), invite)
+        shown, stored = shown_now(uow, game_id, state.copy(), stored)
+        return CreatedGame(game_id, token, stored, shown, invite)
 
     def _check_cap(self, uow: UnitOfWork, creator: str) -> None:
         """`TooManyGames` when the address hashed to `creator` has its cap of live
@@ -88,12 +103,13 @@ class CreationService(OnlineService):
         held = uow.games.live_of_creator(creator, now, now - self.abandon_after)
         if held >= cap:
             raise TooManyGames(
-                f"this address has {held} active games, the most it may have; finish "
-                "one, or wait until one is abandoned", limit=cap)
+                english("this address has {held} active games, the most it may have; "
+                        "finish one, or wait until one is abandoned", held=held), limit=cap)
 
     # -- rematches ---------------------------------------------------------------------
     def rematch(self, game_id: str, token: str | None,
-                client_address: str | None = None) -> Rematch:
+                client_address: str | None = None,
+                signed_in: SignedIn | None = None) -> Rematch:
         """The rematch of finished online game `game_id` for the player holding
         `token` (a seat's token of that game): made if none waits (`created`, with
         the friend's invite), accepted if the friend made it.
@@ -101,46 +117,51 @@ class CreationService(OnlineService):
         `NotOnline` for another mode, `NoRematch` while the game runs or when nobody
         joined it, `RematchExists` when the caller made the waiting rematch already,
         `InviteClaimed` when its seat is taken, the token errors and `TooManyGames`
-        as for any game; nothing is written then."""
+        as for any game, and `NameClaimed` when the caller's name is held by a player
+        who is not signed in (`seating`); nothing is written then."""
         creator = self._creator(client_address)
         for attempt in range(2):
             try:
                 with self.store.unit_of_work() as uow:
-                    return self._rematch(uow, game_id, token, creator)
+                    return self._rematch(uow, game_id, token, creator, signed_in)
             except RematchTaken:  # the friend's request made it at the same moment
                 if attempt:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _rematch(self, uow: UnitOfWork, game_id: str, token: str | None,
-                 creator: str | None) -> Rematch:
+                 creator: str | None, signed_in: SignedIn | None) -> Rematch:
         game, state = uow.state(game_id)
         if state.game.mode != "online":
-            raise NotOnline(f"game {game_id} is not an online game", game_id=game_id)
+            raise NotOnline(english("game {game_id} is not an online game", game_id=game_id),
+                            game_id=game_id)
         (mine,) = self._token_seats(game, token, uow)
         if not state.over:
-            raise NoRematch("the game is not over yet: finish it first")
+            raise NoRematch(english("the game is not over yet: finish it first"))
         if state.open_seat is not None:
-            raise NoRematch("nobody joined this game: there is no friend to play again")
-        name = state.seat_info(mine).name
+            raise NoRematch(english("nobody joined this game: there is no friend to play again"))
+        seat = state.seat_info(mine)
+        check_seat_holder(uow, seat, signed_in, self.clock())
         waiting = self._waiting_rematch(uow, game_id)
         if waiting is not None:
             if waiting.seat != 3 - mine:  # the caller sits in it already
-                raise RematchExists("you asked for this rematch already",
+                raise RematchExists(english("you asked for this rematch already"),
                                     game_id=waiting.game_id)
             if waiting.claimed_at is not None:
-                raise InviteClaimed("this rematch's seat is taken already")
+                raise InviteClaimed(english("this rematch's seat is taken already"))
             new_game, new_state = uow.state(waiting.game_id)
-            claimed = self._claim(uow, new_game, new_state, waiting, name)
+            claimed = self._claim(uow, new_game, new_state, waiting, seat.name,
+                                  signed_in=signed_in, player=seat.player)
             return Rematch(claimed.game_id, claimed.seat, claimed.token, claimed.events,
                            claimed.state, created=False)
         practice = not state.game.ranked
         command = NewGame(
             seed=state.seed() if practice else new_seed(), ranked=not practice,
-            hints=state.game.hints, player_name=name, mode="online",
+            hints=state.game.hints, player_name=seat.name, player=seat.player, mode="online",
             height=state.height, width=state.width, creator_seat=3 - mine,
+            rated=state.game.rated,
         )
-        made = self._add(uow, command, creator, rematch_of=game_id)
+        made = self._add(uow, command, creator, rematch_of=game_id, signed_in=signed_in)
         return Rematch(made.game_id, 3 - mine, made.token, made.events, made.state,
                        created=True, invite=made.invite)
 
@@ -156,7 +177,7 @@ class CreationService(OnlineService):
             if waiting.claimed_at is None and self._expired(waiting, rematch, state):
                 return None
         return WaitingRematch(waiting.game_id, waiting.seat, waiting.claimed_at is not None,
-                              state.seat_info(3 - waiting.seat).name)
+                              names(rematch)[2 - waiting.seat])
 
     def _expired(self, waiting: Invitation, rematch: StoredGame, state: GameState) -> bool:
         now = self.clock()

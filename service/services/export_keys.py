@@ -29,7 +29,7 @@ def own_secret(settings: Settings) -> bytes:
     """This instance's secret (the key file is created on first use)."""
     if settings.export_key is not None:
         return settings.export_key.encode("utf-8")
-    return _key_file_secret(settings.export_key_file)
+    return key_file_secret(settings.export_key_file)
 
 
 def own_key_id(settings: Settings) -> str:
@@ -42,12 +42,14 @@ def known_secrets(settings: Settings) -> dict[str, bytes]:
     return {key_id(secret): secret for secret in (own_secret(settings), *trusted)}
 
 
-def _key_file_secret(path: Path) -> bytes:
+def key_file_secret(path: Path, what: str = "export key") -> bytes:
     """The secret in `path`, written there first if the file does not exist: whole,
     mode 600, by one process only (a complete temporary file is linked into place,
-    which fails if another process was first; then its key is the one)."""
+    which fails if another process was first; then its key is the one). `what`: the
+    secret's name in the error for a file that holds none (the daily challenge's
+    secret is kept so too, `daily`)."""
     try:
-        secret = _read(path)
+        secret = _read(path, what)
     except FileNotFoundError:
         pass
     else:
@@ -63,11 +65,11 @@ def _key_file_secret(path: Path) -> bytes:
             os.link(draft, path)
     finally:
         draft.unlink()
-    return _read(path)
+    return _read(path, what)
 
 
-def _read(path: Path) -> bytes:
+def _read(path: Path, what: str) -> bytes:
     text = path.read_text(encoding="ascii").strip()
     if len(text) < EXPORT_KEY_MIN:
-        raise BadSetting(f"the export key file {path} holds no key")
+        raise BadSetting(f"the {what} file {path} holds no key")
     return text.encode("ascii")

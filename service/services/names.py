@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from ..domain.commands import RuleViolation
 from ..domain.events import Seat
 from ..domain.names import look_alike, name_key
+from ..domain.texts import english
 from ..store import UnitOfWork
 
 # The fields of a new game's seat names, in seat order.
@@ -31,8 +32,9 @@ def refuse_look_alike(uow: UnitOfWork, name: str, field: str) -> None:
     if existing is not None:
         raise RuleViolation(
             "name_confusable",
-            f"the name {name!r} looks like {existing!r}, a name in the high score "
-            "table; choose a name that cannot be mistaken for it",
+            english("the name {name!r} looks like {existing!r}, a name in the high score "
+                    "table; choose a name that cannot be mistaken for it",
+                    name=name, existing=existing),
             field=field, existing=existing,
         )
 

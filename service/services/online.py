@@ -22,13 +22,15 @@ from ..domain.fold import apply_all
 from ..domain.retention import abandon_reason
 from ..domain.rules import abandoned_violation, decide
 from ..domain.state import GameState
+from ..domain.texts import english
 from ..errors import InviteClaimed, InviteExpired, InviteInvalid, NotOnline
 from ..ops.times import iso_utc
 from ..store import Invitation, StoredGame, UnitOfWork
 from . import security
 from .base import ServiceBase
-from .names import refuse_look_alike
-from .results import ClaimedSeat, Invite
+from .results import ClaimedSeat, Invite, SignedIn
+from .seating import check_rated_claim, seat_player
+from .shown import shown_now
 
 
 class OnlineService(ServiceBase):
@@ -42,7 +44,8 @@ class OnlineService(ServiceBase):
                             expires_at=expires_at, seat=seat, rematch_of=rematch_of)
         return Invite(code, expires_at)
 
-    def claim_seat(self, game_id: str, code: str, name: str) -> ClaimedSeat:
+    def claim_seat(self, game_id: str, code: str, name: str,
+                   signed_in: SignedIn | None = None) -> ClaimedSeat:
         """Give the friend holding `code` the open seat of online game `game_id`.
 
         `InviteInvalid` for a wrong code, `InviteClaimed` once it was used,
@@ -54,13 +57,14 @@ class OnlineService(ServiceBase):
             game, state = uow.state(game_id)
             invitation = uow.invitations.get(game_id)
             if invitation is None:
-                raise NotOnline(f"game {game_id} is not an online game", game_id=game_id)
+                raise NotOnline(english("game {game_id} is not an online game", game_id=game_id),
+                                game_id=game_id)
             if not code or not security.token_matches(code, invitation.code_salt,
                                                       invitation.code_hash):
-                raise InviteInvalid("wrong invitation code for this game")
+                raise InviteInvalid(english("wrong invitation code for this game"))
             if invitation.claimed_at is not None or state.open_seat is None:
-                raise InviteClaimed("this invitation has been used already")
-            return self._claim(uow, game, state, invitation, name)
+                raise InviteClaimed(english("this invitation has been used already"))
+            return self._claim(uow, game, state, invitation, name, signed_in=signed_in)
 
     def invite_status(self, game_id: str, code: str | None = None) -> str:
         """What a claim of `game_id`'s invitation would meet, without claiming:
@@ -86,14 +90,17 @@ class OnlineService(ServiceBase):
         return "open"
 
     def _claim(self, uow: UnitOfWork, game: StoredGame, state: GameState,
-               invitation: Invitation, name: str) -> ClaimedSeat:
+               invitation: Invitation, name: str, *, signed_in: SignedIn | None,
+               player: int | None = None) -> ClaimedSeat:
         """Give the open seat to `name`, in `uow`, once the caller is known to hold
         the invitation (its code, or a rematch's other player's token): refused when
-        it expired, its game is due to be abandoned, or the name is refused."""
+        it expired, its game is due to be abandoned, or the name is refused. The
+        seat takes `player`'s record, else the one of `name` (`seating`); a rated
+        game's only when it is the signed-in caller's (`seating.check_rated_claim`)."""
         game_id = game.summary.game_id
         now = self.clock()
         if invitation.expires_at <= now:
-            raise InviteExpired("this invitation has expired",
+            raise InviteExpired(english("this invitation has expired"),
                                 expired_at=iso_utc(invitation.expires_at))
         idle = abandon_reason(state, last_event_at=game.summary.updated_at,
                               now=now, abandon_after=self.abandon_after)
@@ -101,12 +108,17 @@ class OnlineService(ServiceBase):
             raise abandoned_violation(idle)
         seat = state.open_seat
         assert seat is not None
-        events = decide(state, ClaimSeat(seat, name))
+        if player is None:
+            decide(state, ClaimSeat(seat, name))  # a bad claim is refused before a record
+            player = seat_player(uow, name, "name", signed_in, now)
+        if state.game.rated:
+            check_rated_claim(state, seat, player, signed_in)
+        events = decide(state, ClaimSeat(seat, "", player))
         after = apply_all(state, events)
-        refuse_look_alike(uow, after.seat_info(seat).name, "name")
         token, salt, token_hash = security.new_token_hash()
         if not uow.invitations.claim(game_id, token_hash=token_hash, token_salt=salt,
                                      claimed_at=now):
-            raise InviteClaimed("this invitation has been used already")
+            raise InviteClaimed(english("this invitation has been used already"))
         stored = uow.append(game_id, state.version, events, after)
-        return ClaimedSeat(game_id, seat, token, stored, after.copy())
+        shown, stored = shown_now(uow, game_id, after.copy(), stored)
+        return ClaimedSeat(game_id, seat, token, stored, shown)

@@ -30,13 +30,15 @@ from ..domain.events import Event
 from ..domain.fold import apply_all
 from ..domain.rules import check_playable, decide
 from ..domain.state import GameState
-from ..errors import HintsOff, NotComputerTurn, VersionConflict
+from ..domain.texts import english
+from ..errors import DailyNoHints, HintsOff, NotComputerTurn, VersionConflict
 from ..ops import metrics
 from ..store import StoredEvent, StoredGame
 from .base import computer_owes_a_turn, computer_turn, is_computer_turn
 from .creation import CreationService
 from .hints import HintCache
 from .results import Hint, MoveResult
+from .shown import names, shown_result
 
 # How often a move decided without an expected version is re-decided after another
 # writer got in first.
@@ -73,7 +75,7 @@ class PlayService(CreationService):
             if events is None:  # past its time, or a computer turn owed: settle, then again
                 settlings += 1
                 if settlings > RETRIES:
-                    raise VersionConflict(f"game {game_id} keeps changing",
+                    raise VersionConflict(english("game {game_id} keeps changing", game_id=game_id),
                                           current_version=state.version)
                 game, state = self._settle_abandonment(game, state)  # then refused
                 if computer_owes_a_turn(state):
@@ -95,7 +97,7 @@ class PlayService(CreationService):
                 if conflicts == RETRIES:
                     raise
                 continue
-            return MoveResult(game_id, owed + stored, after.copy())
+            return shown_result(game_id, owed + stored, after, names(game))
 
     def _decide(
         self, game_id: str, token: str | None, expected_version: int | None,
@@ -115,7 +117,8 @@ class PlayService(CreationService):
                 return game, state, None
         if is_computer_turn(state):
             raise RuleViolation(
-                "not_your_turn", f"it is {state.seat_info(state.turn).name}'s turn",
+                "not_your_turn",
+                english("it is {name}'s turn", name=state.seat_info(state.turn).name),
                 turn=state.turn,
             )
         # A seat the token does not move gets the rules' "not your turn".
@@ -136,13 +139,14 @@ class PlayService(CreationService):
                 check_playable(state)  # game_abandoned
             if not is_computer_turn(state):
                 raise NotComputerTurn(
-                    "the game is over" if state.over else "a human is to move",
+                    english("the game is over") if state.over
+                    else english("a human is to move"),
                     turn=None if state.over else state.turn,
                 )
             result = self._computer_turn(game_id, state)
             if result is not None:
                 return result
-        raise VersionConflict(f"game {game_id} keeps changing",
+        raise VersionConflict(english("game {game_id} keeps changing", game_id=game_id),
                               current_version=self._load(game_id)[1].version)
 
     def check_token(self, game_id: str, token: str | None) -> tuple[int, ...]:
@@ -165,8 +169,12 @@ class PlayService(CreationService):
         sends may name either version (`GameState.current_for`)."""
         for _ in range(RETRIES):
             game, state = self._load_settled(game_id)
+            if not state.game.hints and state.daily is not None:
+                raise DailyNoHints(english("no hints in your ranked attempt at the daily "
+                                           "challenge: its practice games have them"))
             if not state.game.hints:
-                raise HintsOff("hints are off in this game: its creator did not turn them on")
+                raise HintsOff(english("hints are off in this game: its creator did not turn "
+                                       "them on"))
             check_playable(state)
             human = state.seat_info(state.turn).kind == "human"
             if human:
@@ -183,7 +191,7 @@ class PlayService(CreationService):
                 continue  # a move, or another first hint, came first: ask again
             self._hints.put((game_id, after.version), command)
             return Hint(command, after.version, True, stored)
-        raise VersionConflict(f"game {game_id} keeps changing",
+        raise VersionConflict(english("game {game_id} keeps changing", game_id=game_id),
                               current_version=self._load(game_id)[1].version)
 
     def resign(self, game_id: str, token: str | None) -> MoveResult:
@@ -216,12 +224,12 @@ class PlayService(CreationService):
                                      decide(state, command_for(seat_of(state, seats))))
             if result is not None:
                 return result
-        raise VersionConflict(f"game {game_id} keeps changing",
+        raise VersionConflict(english("game {game_id} keeps changing", game_id=game_id),
                               current_version=self._load(game_id)[1].version)
 
     def _check_hint_seat(self, game: StoredGame, state: GameState, token: str | None) -> None:
         if state.turn not in self._token_seats(game, token):
-            raise RuleViolation("not_your_turn", "a hint is only for the seat to move",
+            raise RuleViolation("not_your_turn", english("a hint is only for the seat to move"),
                                 turn=state.turn)
 
 
@@ -247,6 +255,7 @@ def _check_expected(game_id: str, state: GameState, expected_version: int | None
     if expected_version is not None and not state.current_for(expected_version):
         metrics.version_conflict("expected_version")
         raise VersionConflict(
-            f"game {game_id} is at version {state.version}, not {expected_version}",
+            english("game {game_id} is at version {version}, not {expected}",
+                    game_id=game_id, version=state.version, expected=expected_version),
             current_version=state.version,
         )

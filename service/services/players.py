@@ -2,20 +2,33 @@
 
 Names are free text typed at each game; a player is every human seat whose name is
 the same name (`domain.names.name_key`: case, spacing, marks and look-alike letters
-aside), so "eda fırat" finds the games of "Eda Fırat". Nobody holds a name yet:
-every player is a guest (``claimed`` is false), until names can be claimed.
+aside), so "eda fırat" finds the games of "Eda Fırat". A page is ``claimed`` when a
+signed-in player holds the name (`seating`); it shows their rating then, once they
+have finished a rated game (`ratings`).
+
+Forgetting a player (`forget`) empties the player records of their name and puts a
+placeholder ("deleted player 7") in every games row and high score row that showed
+it, in one transaction: no page, answer or export shows the name again, and the
+name stays out of everyone's reach for ``SQUARES_FORGOTTEN_NAME_HOLD``. The events
+never change: a game since player records names its seats by record; an older game's
+events hold the name in text, and the record's keyed hash of the name masks it
+where a read model is made again from them (`UnitOfWork.shown_name`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from ..domain.names import clean_name, name_key
 from ..domain.start import HUMAN_MODES
+from ..domain.texts import english
 from ..errors import PlayerNotFound
 from ..store import GameSummary
+from ..store.player_records import placeholder
 from ..store.players import PlayedGame, PlayerTotals, TableBest
 from .base import ServiceBase
+from .ratings import HISTORY_MAX, PlayerRating
 
 # what the adapters read of a page (the store's rows, handed on)
 __all__ = ["PAGE_MAX", "PlayedGame", "PlayerPage", "PlayerService", "PlayerTotals",
@@ -25,14 +38,24 @@ PAGE_MAX = 100  # games on one page, at most
 
 
 @dataclass(frozen=True)
+class Forgotten:
+    """What forgetting a name did: the records emptied (their placeholders), and when
+    the name is free again."""
+
+    placeholders: list[str]
+    free_at: datetime
+
+
+@dataclass(frozen=True)
 class PlayerPage:
     """One page of a player's games, newest first, and what is true of all of them."""
 
     name: str  # as their newest game writes it
-    claimed: bool  # always False for now: names cannot be claimed yet
+    claimed: bool  # a signed-in player holds the name
     games: list[PlayedGame]
     totals: PlayerTotals
     best: list[TableBest]
+    rating: PlayerRating | None = None  # the signed-in holder's, once they finished a rated game
 
 
 class PlayerService(ServiceBase):
@@ -45,13 +68,37 @@ class PlayerService(ServiceBase):
         with self.store.unit_of_work(write=False) as uow:
             totals = uow.players.totals(key)
             if totals.games == 0:
-                raise PlayerNotFound(f"no game has a player named {name!r}", name=name)
+                raise PlayerNotFound(english("no game has a player named {name!r}", name=name),
+                                     name=name)
             games = uow.players.games(key, limit=limit, offset=offset)
             best = uow.players.best_scores(key)
             # the first page's first game is the newest; a later page asks
             shown = (_seat_name(games[0]) if games and not offset
                      else uow.players.newest_name(key))
-        return PlayerPage(shown or clean_name(name, "name"), False, games, totals, best)
+            holder = uow.player_records.holder(key, self.clock())
+            claimed = holder is not None and holder.claimed
+            rated = uow.ratings.of(holder.id) if holder is not None and claimed else None
+            rating = None if rated is None or holder is None else PlayerRating(
+                rated, uow.ratings.history(holder.id, limit=HISTORY_MAX))
+        return PlayerPage(shown or clean_name(name, "name"), claimed, games, totals, best,
+                          rating)
+
+    def forget(self, name: str) -> Forgotten:
+        """Forget the player named `name` (any way of writing it: `name_key`): every
+        record of the name, claimed or guest, their passkeys, recovery codes and
+        sessions, and the name in every games and high score row. `PlayerNotFound`
+        when no record and no game knows the name."""
+        key = name_key(clean_name(name, "name"))
+        now = self.clock()
+        free_at = now + self.settings.forgotten_name_hold
+        with self.store.unit_of_work() as uow:
+            if not uow.player_records.knows(key) and uow.players.totals(key).games == 0:
+                raise PlayerNotFound(english("no game has a player named {name!r}", name=name),
+                                     name=name)
+            ids = uow.player_records.forget(key, now, free_at)
+            for player_id in ids:
+                uow.credentials.drop_player(player_id)
+        return Forgotten([placeholder(i) for i in ids], free_at)
 
 
 def human_seats(mode: str) -> tuple[bool, bool]:

@@ -9,10 +9,13 @@ from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..domain.fold import score_series
 from ..domain.ranking import MAIN
 from ..domain.state import GameState
+from ..domain.texts import english
 from ..errors import StepOutOfRange
 from ..store import GameSummary, HighScore, StoredEvent, UnitOfWork
+from ..store.summaries import seat_names
 from .base import ServiceBase
 from .results import Followed
+from .shown import names, shown, shown_stored
 
 LIVE_READ_TIMEOUT_S = 5.0
 
@@ -20,15 +23,17 @@ LIVE_READ_TIMEOUT_S = 5.0
 class QueryService(ServiceBase):
     def get_state(self, game_id: str, at_step: int | None = None) -> GameState:
         if at_step is None:
-            return self._load_settled(game_id)[1]
+            game, state = self._load_settled(game_id)
+            return shown(state, names(game))
         with self.store.unit_of_work(write=False) as uow:
             _check_step(uow, game_id, at_step)
-            return uow.state(game_id, at_step)[1]
+            game, state = uow.state(game_id, at_step)
+            return shown(state, names(game))
 
     def get_game(self, game_id: str) -> tuple[GameSummary, GameState]:
         """The summary and the state, read together (the same version)."""
         game, state = self._load_settled(game_id)
-        return game.summary, state
+        return game.summary, shown(state, names(game))
 
     def get_summary(self, game_id: str) -> GameSummary:
         with self.store.unit_of_work(write=False) as uow:
@@ -39,9 +44,10 @@ class QueryService(ServiceBase):
         game's current version, read together."""
         with self.store.unit_of_work(write=False) as uow:
             version = _check_step(uow, game_id, step)
-            state = uow.state(game_id, step)[1]
+            game, state = uow.state(game_id, step)
             event = uow.events.load(game_id, after=step - 1, upto=step)[0]
-            return state, event, version
+            seats = names(game)
+            return shown(state, seats), shown_stored([event], seats)[0], version
 
     def score_series(self, game_id: str) -> list[tuple[int, int]]:
         """Both seats' scores after each step (step 1: the game as created), for a
@@ -57,12 +63,13 @@ class QueryService(ServiceBase):
         `get_state` reads it (a game past its time is abandoned first). No events
         when nothing happened; the follower's next `after` is ``state.version``.
         What a watcher polls (``squares watch``, an online game's waiting seat)."""
-        state = self._load_settled(game_id)[1]
+        game, state = self._load_settled(game_id)
+        seats = names(game)
         if state.version <= after:
-            return Followed([], state)
+            return Followed([], shown(state, seats))
         with self.store.unit_of_work(write=False) as uow:
             events = uow.events.load(game_id, after=after, upto=state.version)
-        return Followed(events, state)
+        return Followed(shown_stored(events, seats), shown(state, seats))
 
     def list_games(self, *, status: str | None = None, player: str | None = None,
                    limit: int = 20, offset: int = 0, by_last_move: bool = False,
@@ -88,8 +95,9 @@ class QueryService(ServiceBase):
         """The events after `after` (at most `limit`) and the version they were read
         at: ``after=version`` is a safe cursor for the next page."""
         with self.store.unit_of_work(write=False) as uow:
-            version = uow.games.get(game_id).summary.version
-            return uow.events.load(game_id, after=after, upto=version, limit=limit), version
+            summary = uow.games.get(game_id).summary
+            events = uow.events.load(game_id, after=after, upto=summary.version, limit=limit)
+            return shown_stored(events, seat_names(summary)), summary.version
 
     def live_page(self, game_id: str, after: int,
                   limit: int = 500) -> tuple[list[StoredEvent], int, bool]:
@@ -100,7 +108,8 @@ class QueryService(ServiceBase):
         with self.store.unit_of_work(write=False, timeout_s=LIVE_READ_TIMEOUT_S) as uow:
             summary = uow.games.get(game_id).summary
             events = uow.events.load(game_id, after=after, upto=summary.version, limit=limit)
-            return events, summary.version, summary.status != "active"
+            return (shown_stored(events, seat_names(summary)), summary.version,
+                    summary.status != "active")
 
     def high_scores(self, limit: int | None = 10, *, height: int = DEFAULT_HEIGHT,
                     width: int = DEFAULT_WIDTH, mode: str = MAIN,
@@ -124,5 +133,6 @@ def _check_step(uow: UnitOfWork, game_id: str, step: int) -> int:
     """The game's version, or `StepOutOfRange` unless ``1 <= step <= version``."""
     version = uow.games.get(game_id).summary.version
     if not 1 <= step <= version:
-        raise StepOutOfRange(f"step {step} is outside 1..{version}", version=version)
+        raise StepOutOfRange(english("step {step} is outside 1..{version}", step=step,
+                                     version=version), version=version)
     return version

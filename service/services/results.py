@@ -123,3 +123,11 @@ class Waiting:
     game_id: str
     seat: int
     level: str
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A signed-in player (`accounts`): their player record and its name."""
+
+    player_id: int
+    name: str

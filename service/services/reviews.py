@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..domain.texts import english
 from ..errors import GameRunning
 from ..store import StoredReview
 from .base import ServiceBase
@@ -24,8 +25,8 @@ class ReviewService(ServiceBase):
         played (no help during play)."""
         game, _state = self._load_settled(game_id)  # a game past its time is abandoned
         if game.summary.status == "active":
-            raise GameRunning(f"game {game_id} is still being played: its review "
-                              "comes when it ends", game_id=game_id)
+            raise GameRunning(english("game {game_id} is still being played: its review "
+                                      "comes when it ends", game_id=game_id), game_id=game_id)
         with self.store.unit_of_work(write=False) as uow:
             review = uow.reviews.get(game_id)
         if review is None:

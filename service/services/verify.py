@@ -19,7 +19,6 @@ from ..domain.replay_check import replay_check
 from ..domain.state import CorruptStream
 from ..store import StoredEvent, StoredGame, UnitOfWork
 from ..store.games import summary_of
-from ..store.summaries import name_key_values
 from .results import Problem, SignatureReport
 
 
@@ -59,31 +58,34 @@ def verify_game(uow: UnitOfWork, game_id: str,
         except EventFormatError as exc:
             return [Problem(game_id, "bad_event", f"event {raw.seq}: {exc}")]
     try:  # a running ranked game is checked with the secret seed the server keeps
+        # (a daily game's, too: it ends without revealing it, `daily`)
         state = replay_check([s.event for s in stored],
-                             secret_seed=game.seed_secret if game is not None else None)
+                             secret_seed=game.seed_secret if game is not None else None,
+                             daily=uow.daily.date_of_game(game_id))
     except CorruptStream as exc:
         return [Problem(game_id, "corrupt_stream", str(exc))]
     problems: list[Problem] = []
     if game is None:
         problems.append(Problem(game_id, "read_model", "events without a games row"))
     else:
-        expected_summary = summary_of(game_id, state, stored, game.summary.origin)
+        seating = uow.seating(state)
+        expected_summary = summary_of(game_id, state, stored, seating, game.summary.origin)
         for name, value in vars(expected_summary).items():
             have = getattr(game.summary, name)
             if have != value:
                 problems.append(Problem(
                     game_id, "read_model", f"games.{name} is {have!r}, the events say {value!r}"
                 ))
-        have_keys = uow.games.name_keys(game_id) or {}
-        for name, value in name_key_values(state).items():
+        have_keys = uow.games.seating(game_id) or {}
+        for name, value in seating.items():
             if have_keys.get(name) != value:
                 problems.append(Problem(
                     game_id, "read_model",
                     f"games.{name} is {have_keys.get(name)!r}, the events say {value!r}"))
     table = entry_table(state, game.summary.origin if game is not None else HERE)
     want = sorted(
-        (entry.seat, entry.name, entry.score, entry.difficulty, state.height, state.width,
-         table)
+        (entry.seat, uow.shown_name(entry.name, entry.player), entry.score, entry.difficulty,
+         state.height, state.width, table)
         for s in stored if isinstance(s.event, HighScoresEntered)
         for entry in s.event.entries
     )

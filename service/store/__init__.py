@@ -1,6 +1,6 @@
 """Persistence: the event store on SQLAlchemy Core, one job per module.
 
-- `schema`: the tables; `summaries`: the one definition of the games read model
+- `schema`: the tables (`account_tables`: players and how they sign in); `summaries`: the one definition of the games read model
 - `engine`: engines, database URLs, SQLite pragmas (`writer_queue`: SQLite writers queue;
   `private_files`: the SQLite file's folder 0700, its files 0600)
 - `events`, `games`, `high_scores`, `invitations`, `viewers`, `reviews`: the
@@ -12,9 +12,17 @@
 - `event_store`: the store of one database, its transactions; `unit_of_work`: a
   transaction's repositories and the one append path
 - `queries`: read-side listings
+- `credentials`: passkeys, sign-in sessions, recovery codes, WebAuthn ceremonies
+- `daily`: the daily challenge's games (`daily_tables`)
+- `ratings`: the players' ratings and each rated game's changes (`rating_tables`)
 - `migrations`: Alembic upgrade/downgrade, what a downgrade drops, backups
 """
 
+from . import (
+    account_tables,  # noqa: F401  (its tables join `metadata`)
+    daily_tables,  # noqa: F401  (its table joins `metadata`)
+    rating_tables,  # noqa: F401  (its tables join `metadata`)
+)
 from .engine import (
     ADMIN,
     REQUEST,

@@ -16,8 +16,10 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..domain.events import Event
+from ..domain.events import Event, SeatClaimed
+from ..domain.rated_games import rated_end
 from ..domain.state import GameState
+from ..domain.texts import english
 from ..errors import DatabaseUnavailable, ServiceError, VersionConflict
 from ..ops import metrics
 from .engine import REQUEST, Patience, begin_sqlite, make_engine, patience_of, write_engine
@@ -45,6 +47,9 @@ class EventStore:
         # So does an append that is one statement (`append`).
         self._autocommit_engine = engine.execution_options(isolation_level="AUTOCOMMIT")
         self.snapshots = SnapshotCache(snapshot_capacity)
+        # the key of the forgotten names' keyed hashes (`player_records`): the services
+        # set it from their settings
+        self.name_secret = ""
         self._writers = writer_queue(engine, patience_of(engine).lock_s)
 
     @classmethod
@@ -75,7 +80,7 @@ class EventStore:
                     elif timeout_s is not None:
                         conn.exec_driver_sql(
                             f"SET LOCAL statement_timeout = {max(1, round(timeout_s * 1000))}")
-                    uow = UnitOfWork(conn, self.snapshots)
+                    uow = UnitOfWork(conn, self.snapshots, self.name_secret)
                     yield uow
                 uow.snapshots.publish()
                 metrics.events_committed(uow.appended)
@@ -83,7 +88,7 @@ class EventStore:
             metrics.version_conflict("append")
             current = self.current_version(exc.game_id)
             raise VersionConflict(
-                f"game {exc.game_id}: another writer appended first",
+                english("game {game_id}: another writer appended first", game_id=exc.game_id),
                 current_version=current if current is not None else 0,
             ) from None
         except Exception as exc:
@@ -147,9 +152,13 @@ class EventStore:
     # convenience wrappers, one transaction each
     def append(self, game_id: str, expected_version: int, events: Sequence[Event],
                state_after: GameState) -> list[StoredEvent]:
-        # PostgreSQL: an append that enters no high scores is one statement
-        # (`pg_append`), its own transaction
-        one_statement = not self._sqlite and not enters_high_scores(events)
+        # PostgreSQL: an append that enters no high scores, seats nobody, is no
+        # daily game's (whose row follows it) and ends no rated game (whose players'
+        # ratings move with it) is one statement (`pg_append`), its own transaction
+        one_statement = (not self._sqlite and not enters_high_scores(events)
+                         and not any(isinstance(e, SeatClaimed) for e in events)
+                         and state_after.daily is None
+                         and rated_end(events, state_after) is None)
         with self.unit_of_work(one_statement=one_statement) as uow:
             return uow.append(game_id, expected_version, events, state_after)
 

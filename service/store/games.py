@@ -40,12 +40,14 @@ from sqlalchemy.exc import IntegrityError
 from ..domain.events import GameOver
 from ..domain.ranking import HERE
 from ..domain.state import GameState
+from ..domain.texts import english
 from ..errors import GameExists, GameNotFound, VersionConflict
 from .events import StoredEvent
 from .schema import games_table, invitations_table
 from .summaries import (
     CREATION_FIELDS,
-    KEY_FIELDS,
+    NAME_FIELDS,
+    SEATING_FIELDS,
     SUMMARY_FIELDS,
     GameSummary,
     summary_from_row,
@@ -55,9 +57,10 @@ from .summaries import (
 _T = games_table
 IN_CHUNK = 500  # ids per IN (...) list
 _SELECT = select(_T).where(_T.c.game_id == bindparam("gid"))
-# what an append rewrites: the summary but its creation fields, and the seats' name
-# keys (an online game's invited seat is named by a later event)
-_PROGRESS_FIELDS = (*(f for f in SUMMARY_FIELDS if f not in CREATION_FIELDS), *KEY_FIELDS)
+# what an append rewrites: the summary but its creation fields and its seating (which
+# `reseat` writes when a seat is claimed)
+_PROGRESS_FIELDS = tuple(f for f in SUMMARY_FIELDS
+                         if f not in CREATION_FIELDS and f not in NAME_FIELDS)
 ADVANCE = (  # the compare-and-set of an append (`advance`; `pg_append`)
     update(_T)
     .where(_T.c.game_id == bindparam("gid"), _T.c.version == bindparam("expected"))
@@ -95,7 +98,7 @@ class GameRepository:
         query = _SELECT.with_for_update() if for_update else _SELECT
         row = self._conn.execute(query, {"gid": game_id}).first()
         if row is None:
-            raise GameNotFound(f"no game {game_id!r}", game_id=game_id)
+            raise GameNotFound(english("no game {game_id!r}", game_id=game_id), game_id=game_id)
         mapping = row._mapping
         return StoredGame(summary_from_row(mapping), mapping["token_hash"],
                           mapping["token_salt"], mapping["seed_secret"],
@@ -121,14 +124,14 @@ class GameRepository:
             found.update((game_id, version) for game_id, version in self._conn.execute(query))
         return found
 
-    def add(self, summary: GameSummary, *, name_keys: dict[str, str | None],
+    def add(self, summary: GameSummary, *, seating: dict[str, Any],
             token_hash: str, token_salt: str,
             seed_commitment: str, creator: str | None = None,
             seed_secret: str | None = None, signature: str | None = None) -> None:
-        """A new row; `name_keys` are the seats' (`summaries.name_key_values`),
-        `seed_commitment` that of the game's ``game_created`` event (`same_seed`)."""
+        """A new row; `seating`: its `summaries.seating_values`, `seed_commitment`
+        that of the game's ``game_created`` event (`same_seed`)."""
         try:
-            self._conn.execute(insert(_T), [{**_columns(summary), **_keys(name_keys),
+            self._conn.execute(insert(_T), [{**_columns(summary), **seating,
                                              "token_hash": token_hash,
                                              "token_salt": token_salt,
                                              "creator": creator,
@@ -136,7 +139,8 @@ class GameRepository:
                                              "signature": signature,
                                              "seed_commitment": seed_commitment}])
         except IntegrityError as exc:
-            raise GameExists(f"a game {summary.game_id!r} exists already",
+            raise GameExists(english("a game {game_id!r} exists already",
+                                     game_id=summary.game_id),
                              game_id=summary.game_id) from exc
 
     def advance(self, game_id: str, expected_version: int, values: dict[str, Any]) -> None:
@@ -150,16 +154,20 @@ class GameRepository:
         or a `VersionConflict` naming the current version."""
         current = self.version(game_id)
         if current is None:
-            raise GameNotFound(f"no game {game_id!r}", game_id=game_id)
+            raise GameNotFound(english("no game {game_id!r}", game_id=game_id), game_id=game_id)
         raise VersionConflict(
-            f"game {game_id} is at version {current}, not {expected_version}",
+            english("game {game_id} is at version {version}, not {expected}",
+                    game_id=game_id, version=current, expected=expected_version),
             current_version=current,
         )
 
-    def overwrite(self, summary: GameSummary, name_keys: dict[str, str | None]) -> None:
-        """Rewrite an existing row (rebuilding the read model); `name_keys`: the
-        seats' (`summaries.name_key_values`)."""
-        values = {**_columns(summary), **_keys(name_keys)}
+    def reseat(self, game_id: str, seating: dict[str, Any]) -> None:
+        """Write the row's `summaries.seating_values` (a seat was claimed)."""
+        self._conn.execute(update(_T).where(_T.c.game_id == game_id).values(seating))
+
+    def overwrite(self, summary: GameSummary, seating: dict[str, Any]) -> None:
+        """Rewrite an existing row (rebuilding the read model) with its `seating`."""
+        values = {**_columns(summary), **seating}
         del values["game_id"]
         if summary.status != "active":
             values["creator"] = None
@@ -168,9 +176,9 @@ class GameRepository:
     def delete(self, game_id: str) -> None:
         self._conn.execute(delete(_T).where(_T.c.game_id == game_id))
 
-    def name_keys(self, game_id: str) -> dict[str, str | None] | None:
-        """The row's seat name keys (`KEY_FIELDS`), or None without a row (`verify`)."""
-        row = self._conn.execute(select(*(_T.c[f] for f in KEY_FIELDS))
+    def seating(self, game_id: str) -> dict[str, Any] | None:
+        """The row's `SEATING_FIELDS`, or None without a row (`verify`)."""
+        row = self._conn.execute(select(*(_T.c[f] for f in SEATING_FIELDS))
                                  .where(_T.c.game_id == game_id)).first()
         return None if row is None else dict(row._mapping)
 
@@ -217,7 +225,7 @@ class GameRepository:
 def advance_params(game_id: str, expected_version: int,
                    values: dict[str, Any]) -> dict[str, Any]:
     """`ADVANCE`'s parameters: the row of `game_id` at `expected_version` set to
-    `values` (`summaries.summary_values` with `summaries.name_key_values`)."""
+    `values` (`summaries.summary_values`)."""
     params = {f"new_{name}": values[name] for name in _PROGRESS_FIELDS}
     params.update(gid=game_id, expected=expected_version)
     return params
@@ -229,16 +237,15 @@ def finished_at(stored: Sequence[StoredEvent]) -> datetime | None:
 
 
 def summary_of(game_id: str, state: GameState, stored: Sequence[StoredEvent],
-               origin: str = HERE) -> GameSummary:
-    """The read model of a whole stored stream; `state` is its fold, `origin` where
-    the game comes from (`domain.ranking`: the stream does not say)."""
+               seating: dict[str, Any], origin: str = HERE) -> GameSummary:
+    """The read model of a whole stored stream; `state` is its fold, `seating` its
+    `summaries.seating_values`, `origin` where the game comes from
+    (`domain.ranking`: the stream does not say)."""
     return GameSummary(game_id=game_id, created_at=stored[0].recorded_at, origin=origin,
+                       **{name: seating[name] for name in NAME_FIELDS},
                        **summary_values(state, stored[-1].recorded_at, finished_at(stored)))
 
 
 def _columns(summary: GameSummary) -> dict[str, Any]:
     return {name: getattr(summary, name) for name in SUMMARY_FIELDS}
 
-
-def _keys(name_keys: dict[str, str | None]) -> dict[str, str | None]:
-    return {name: name_keys[name] for name in KEY_FIELDS}

@@ -23,9 +23,11 @@ from ..domain.ranking import (
     level_of,
 )
 from ..domain.state import GameState
+from ..domain.texts import english
 from ..errors import HighScoreNotFound
 from .events import StoredEvent
 from .schema import high_scores_table, utcnow
+from .summaries import ShownName
 
 _T = high_scores_table
 
@@ -46,6 +48,8 @@ class HighScore:
     name_skeleton: str | None = None  # names.name_key(name); None only if written by hand
     ranking: str = MAIN  # the table (`domain.ranking`): a mode of play, or archive
     hints_recorded: bool = True  # False: from a game played before hints were recorded
+    player_id: int | None = None  # the seat's player record (None before migration 0017)
+    claimed: bool = False  # the record is a signed-in player's (read with the tables)
 
     @property
     def source(self) -> str:
@@ -72,23 +76,25 @@ class HighScoreRepository:
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
 
-    def record(self, stored: Sequence[StoredEvent], state: GameState,
+    def record(self, stored: Sequence[StoredEvent], state: GameState, shown: ShownName,
                origin: str = HERE) -> None:
         """Insert the entries of any ``high_scores_entered`` event among `stored`
-        (`state`: the game after them, for its field size and table; `origin`: where
-        the game comes from, so that an archive import's entries are ranked nowhere).
+        (`state`: the game after them, for its field size and table; `shown`: an
+        entry's name as pages show it; `origin`: where the game comes from, so that
+        an archive import's entries are ranked nowhere).
 
         The unique key on ``(game_id, seat)`` refuses a game's entries twice."""
         rows = [
-            {"name": entry.name, "score": entry.score, "difficulty": entry.difficulty,
+            {"name": name, "score": entry.score, "difficulty": entry.difficulty,
              "game_id": s.game_id, "seat": entry.seat, "created_at": s.recorded_at,
-             "height": state.height, "width": state.width,
-             "name_skeleton": name_key(entry.name),
+             "height": state.height, "width": state.width, "name_skeleton": name_key(name),
              # a stream's entries follow `ranking.table_of`; kept apart if ever not
-             "ranking": entry_table(state, origin) or ARCHIVE, "hints_recorded": True}
+             "ranking": entry_table(state, origin) or ARCHIVE, "hints_recorded": True,
+             "player_id": entry.player}
             for s in stored
             if isinstance(s.event, HighScoresEntered)
             for entry in s.event.entries
+            for name in (shown(entry.name, entry.player),)
         ]
         if rows:
             self._conn.execute(insert(_T), rows)
@@ -120,7 +126,7 @@ class HighScoreRepository:
 
     def remove(self, entry_id: int) -> None:
         if self._conn.execute(delete(_T).where(_T.c.id == entry_id)).rowcount != 1:
-            raise HighScoreNotFound(f"no high score {entry_id}", id=entry_id)
+            raise HighScoreNotFound(english("no high score {id}", id=entry_id), id=entry_id)
 
     def reset(self) -> None:
         """RULES E2: back to the default table (the rows the first migration adds, on

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import ColumnElement, exists, func, or_, select
 from sqlalchemy.engine import Connection
 
 from ..domain.ranking import table_levels
+from .account_tables import players_table
 from .games import live
 from .high_scores import HighScore
 from .schema import games_table, high_scores_table
@@ -80,8 +81,10 @@ class Queries:
         return entries + self._best_first(_left(limit, entries), *table, *unlevelled)
 
     def _best_first(self, limit: int | None, *where: ColumnElement[bool]) -> list[HighScore]:
-        t = high_scores_table
-        query = select(t).where(*where).order_by(t.c.score.desc(), t.c.created_at, t.c.id)
+        t, p = high_scores_table, players_table
+        held = exists().where(p.c.id == t.c.player_id, p.c.claimed_at.is_not(None))
+        query = (select(t, held.label("claimed")).where(*where)
+                 .order_by(t.c.score.desc(), t.c.created_at, t.c.id))
         if limit is not None:
             query = query.limit(limit)
         return [HighScore(**row._mapping) for row in self._conn.execute(query)]

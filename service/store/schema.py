@@ -170,12 +170,18 @@ games_table = Table(
     # a player's games (`players`) by index, never by a key computed per row
     Column("first_key", String(), nullable=True),
     Column("second_key", String(), nullable=True),
+    # the player records behind the human seats (`account_tables`; migration 0017):
+    # NULL for a computer seat, an open seat, and every seat of an older game
+    Column("first_player", Integer, nullable=True),
+    Column("second_player", Integer, nullable=True),
     Index(None, "created_at"),
     Index(None, "seed_commitment"),
     Index(None, "status", "updated_at"),  # /live, the retention sweep, prune
     Index(None, "creator", "status"),  # the per-address cap
     Index(None, "first_key", "created_at"),  # a player's games, newest first
     Index(None, "second_key", "created_at"),
+    Index(None, "first_player"),
+    Index(None, "second_player"),
 )
 
 high_scores_table = Table(
@@ -196,12 +202,14 @@ high_scores_table = Table(
     Column("ranking", String(16), nullable=False),  # vs_computer | two_players | online | archive
     # False: from a game played before hints were recorded (migration 0011)
     Column("hints_recorded", Boolean, nullable=False),
+    Column("player_id", Integer, nullable=True),  # the seat's player record (0017)
     UniqueConstraint("game_id", "seat"),
     Index(None, "score"),
     Index(None, "ranking", "height", "width", "score"),  # one table, best first
     # one level of a table, best first (`queries.high_scores`; migration 0016)
     Index(None, "ranking", "height", "width", "difficulty", "score"),
     Index(None, "name_skeleton"),
+    Index(None, "player_id"),
 )
 
 invitations_table = Table(

@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..domain.events import Seat
 from ..domain.names import name_key
 from ..domain.state import GameState
+
+# A name as pages show it, from what an event holds: (its text, its player record).
+ShownName = Callable[[str, "int | None"], str]
 
 
 @dataclass(frozen=True)
@@ -58,13 +63,16 @@ class GameSummary:
 
 
 SUMMARY_FIELDS = tuple(f.name for f in dataclasses.fields(GameSummary))
-# Fixed when a game is created; an append rewrites all the others.
+# Fixed when a game is created; an append rewrites all the others but the seating.
 CREATION_FIELDS = ("game_id", "created_at", "origin")
+# Who sits where: written when a game is created and when a seat is claimed, never by
+# a move (`seating_values`).
+NAME_FIELDS = ("player_name", "second_name")
 
 
 def summary_values(state: GameState, updated_at: datetime,
                    finished_at: datetime | None) -> dict[str, Any]:
-    """Every `GameSummary` field but `CREATION_FIELDS`, for `state`.
+    """Every `GameSummary` field but `CREATION_FIELDS` and `NAME_FIELDS`, for `state`.
 
     `updated_at` is the time of the state's last event (for an abandoned game: its
     game_abandoned event), `finished_at` that of its game_over event, a resigned
@@ -74,8 +82,6 @@ def summary_values(state: GameState, updated_at: datetime,
         "status": status_of(state),
         "mode": state.game.mode,
         "difficulty": state.game.difficulty,
-        "player_name": state.seats[0].name,
-        "second_name": state.seats[1].name,
         "updated_at": updated_at,
         "finished_at": finished_at,
         "version": state.version,
@@ -104,12 +110,32 @@ KEY_FIELDS = ("first_key", "second_key")
 _cached_key = functools.lru_cache(maxsize=4096)(name_key)
 
 
-def name_key_values(state: GameState) -> dict[str, str | None]:
-    """The `KEY_FIELDS` of `state`: each human seat's `names.name_key`; None for a
-    computer seat and for an online game's seat nobody has claimed yet (no name), so
-    a player named "Computer" finds no game of the computer's."""
-    return {field: _cached_key(seat.name) if seat.kind == "human" and seat.name else None
-            for field, seat in zip(KEY_FIELDS, state.seats, strict=True)}
+# The player records behind the human seats, outside `GameSummary` too.
+PLAYER_FIELDS = ("first_player", "second_player")
+SEATING_FIELDS = (*NAME_FIELDS, *KEY_FIELDS, *PLAYER_FIELDS)
+
+
+def seating_values(state: GameState, shown: ShownName) -> dict[str, Any]:
+    """The `SEATING_FIELDS` of `state`: each seat's name as pages show it (`shown`:
+    a player record's name, or a forgotten one's placeholder), its `names.name_key`
+    (None for a computer seat and for an online game's seat nobody has claimed yet,
+    so a player named "Computer" finds no game of the computer's) and its record."""
+    names = tuple(_shown(seat, shown) for seat in state.seats)
+    return {
+        **dict(zip(NAME_FIELDS, names, strict=True)),
+        **{field: _cached_key(name) if seat.kind == "human" and name else None
+           for field, seat, name in zip(KEY_FIELDS, state.seats, names, strict=True)},
+        **{field: seat.player for field, seat in zip(PLAYER_FIELDS, state.seats, strict=True)},
+    }
+
+
+def _shown(seat: Seat, shown: ShownName) -> str:
+    return shown(seat.name, seat.player) if seat.kind == "human" else seat.name
+
+
+def seat_names(summary: GameSummary) -> tuple[str, str]:
+    """The seats' names as the row shows them (`domain.seat_names`)."""
+    return summary.player_name, summary.second_name
 
 
 def status_of(state: GameState) -> str:

@@ -3,9 +3,12 @@
 A `UnitOfWork` (handed out by `event_store.EventStore.unit_of_work()`, whose block's
 end commits the transaction) holds ``uow.games``, ``uow.events``,
 ``uow.high_scores``, ``uow.invitations``, ``uow.viewers``, ``uow.queries``,
-``uow.players`` (a player's games and records), and for
+``uow.players`` (a player's games and records), ``uow.credentials`` (passkeys,
+sessions, recovery codes, WebAuthn ceremonies), and for
 followers ``uow.log`` (events in global order), ``uow.checkpoints`` and
-``uow.reviews``. Snapshots (`snapshots`) are published only after the commit, so the
+``uow.reviews``, ``uow.daily`` (the daily challenge's games, whose rows
+`append` keeps up with their games) and ``uow.ratings`` (the players' ratings, which
+`append` moves when its events end a rated game: `domain.rated_games`). Snapshots (`snapshots`) are published only after the commit, so the
 cache never holds a state that was not committed.
 
 Concurrency (RULES V3): `UnitOfWork.append` names the version its events were
@@ -21,35 +24,41 @@ workers and servers.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from ..domain.events import Event
+from ..domain.events import Event, SeatClaimed
 from ..domain.fold import apply_all, fold
 from ..domain.ranking import HERE
+from ..domain.rated_games import rated_end
 from ..domain.state import CorruptStream, GameState
 from ..errors import VersionConflict
 from ..ops import metrics
 from . import pg_append
 from .checkpoints import CheckpointRepository
+from .credentials import CredentialRepository
+from .daily import DailyRepository
 from .events import EventRepository, StoredEvent
 from .games import GameRepository, StoredGame, finished_at, summary_of
 from .high_scores import HighScoreRepository
 from .invitations import InvitationRepository
+from .player_records import PlayerRecordRepository, placeholder
 from .players import PlayerQueries
 from .positions import EventLog
 from .queries import Queries
+from .ratings import RatingRepository
 from .reviews import ReviewRepository
 from .schema import utcnow
 from .snapshots import PendingSnapshots, SnapshotCache
-from .summaries import name_key_values, summary_values
+from .summaries import seating_values, summary_values
 from .viewers import ViewerRepository
 
 
 class UnitOfWork:
     """One database transaction; every store operation of a use case goes through it."""
 
-    def __init__(self, conn: Connection, snapshots: SnapshotCache) -> None:
+    def __init__(self, conn: Connection, snapshots: SnapshotCache, name_secret: str = "") -> None:
         self._conn = conn
         self._postgres = conn.dialect.name == "postgresql"
         self.games = GameRepository(conn)
@@ -59,9 +68,13 @@ class UnitOfWork:
         self.viewers = ViewerRepository(conn)
         self.queries = Queries(conn)
         self.players = PlayerQueries(conn)
+        self.player_records = PlayerRecordRepository(conn, name_secret)
+        self.credentials = CredentialRepository(conn)  # passkeys, sessions, codes
         self.log = EventLog(conn)
         self.checkpoints = CheckpointRepository(conn)
         self.reviews = ReviewRepository(conn)
+        self.daily = DailyRepository(conn)  # the daily challenge's games
+        self.ratings = RatingRepository(conn)
         self.snapshots = PendingSnapshots(snapshots)
         # (events, the game's mode) appended here: counted once committed
         self.appended: list[tuple[list[Event], str]] = []
@@ -78,6 +91,7 @@ class UnitOfWork:
         state = self._state(game, game_id, at)
         if game.seed_secret is not None and state.secret_seed is None:
             state.know_secret_seed(game.seed_secret)
+            state.daily = self.daily.date_of_game(game_id)  # its seed stays secret
         return game, state
 
     def _state(self, game: StoredGame, game_id: str, at: int | None) -> GameState:
@@ -109,15 +123,29 @@ class UnitOfWork:
         if state.version != len(events):
             raise ValueError("the state must be the fold of the events")
         stored = _stamp(game_id, 0, events)
-        self.games.add(summary_of(game_id, state, stored, origin),
-                       name_keys=name_key_values(state), token_hash=token_hash,
+        seating = self.seating(state)
+        self.games.add(summary_of(game_id, state, stored, seating, origin),
+                       seating=seating, token_hash=token_hash,
                        token_salt=token_salt, seed_commitment=state.game.seed_commitment,
                        creator=creator, seed_secret=seed_secret, signature=signature)
         self.events.insert(stored)
-        self.high_scores.record(stored, state, origin)
+        self.high_scores.record(stored, state, self.shown_name, origin)
         self.snapshots.put(game_id, state.copy())
         self.appended.append(([s.event for s in stored], state.game.mode))
         return stored
+
+    def shown_name(self, name: str, player: int | None) -> str:
+        """A human seat's name as pages show it: its player record's (a forgotten
+        record's placeholder), or its name in text unless that was forgotten."""
+        if player is not None:
+            return self.player_records.shown_names({player}).get(player, placeholder(player))
+        if not name:
+            return name  # an open seat
+        return self.player_records.forgotten_placeholder(name) or name
+
+    def seating(self, state: GameState) -> dict[str, Any]:
+        """The games row's `summaries.seating_values` for `state`."""
+        return seating_values(state, self.shown_name)
 
     def append(self, game_id: str, expected_version: int, events: Sequence[Event],
                state_after: GameState) -> list[StoredEvent]:
@@ -129,8 +157,7 @@ class UnitOfWork:
         if state_after.version != expected_version + len(events):
             raise ValueError("state_after must be the state after the appended events")
         stored = _stamp(game_id, expected_version, events)
-        values = (summary_values(state_after, stored[-1].recorded_at, finished_at(stored))
-                  | name_key_values(state_after))
+        values = summary_values(state_after, stored[-1].recorded_at, finished_at(stored))
         try:
             if self._postgres:  # the same writes in one statement, one round trip
                 pg_append.append(self._conn, expected_version, stored, values)
@@ -140,7 +167,15 @@ class UnitOfWork:
         except VersionConflict:
             metrics.version_conflict("append")
             raise
-        self.high_scores.record(stored, state_after)
+        if any(isinstance(s.event, SeatClaimed) for s in stored):
+            self.games.reseat(game_id, self.seating(state_after))
+        self.high_scores.record(stored, state_after, self.shown_name)
+        if state_after.daily is not None:  # its date's ranking reads the daily row
+            self.daily.follow(game_id, state_after.scores[0],
+                              stored[-1].recorded_at if state_after.over else None)
+        rated = rated_end(events, state_after)  # no query unless a rated game ends
+        if rated is not None:
+            self.ratings.record(game_id, rated, stored[-1].recorded_at)
         self.snapshots.put(game_id, state_after.copy())
         self.appended.append(([s.event for s in stored], state_after.game.mode))
         return stored

@@ -17,6 +17,7 @@ import logging
 from dataclasses import dataclass
 
 from flask import Response, render_template, request
+from flask_babel import lazy_gettext
 from werkzeug.exceptions import HTTPException
 
 log = logging.getLogger(__name__)
@@ -28,35 +29,38 @@ GAME_ID_SHOWN = 64  # characters of an unknown id the page repeats, at most
 
 @dataclass(frozen=True)
 class Wording:
+    """What an error page says, in the page's language (each text translated when the
+    page is rendered: `lazy_gettext`)."""
+
     title: str
     sentence: str
     again: bool = False  # "Try again in N seconds." (``Retry-After``) or "in a moment"
 
 
 WORDING: dict[int, Wording] = {
-    400: Wording("Bad request",
-                 "Something in this address is not what the page expects."),
-    404: Wording("Page not found",
-                 "There is no page at this address. The link may be mistyped or out of date."),
-    405: Wording("Not allowed here",
-                 "This page cannot be used that way. Open it from a link instead."),
-    410: Wording("Gone for good",
-                 "What was here has been removed and will not come back."),
-    413: Wording("Too much data",
-                 "The request was larger than this site accepts."),
-    429: Wording("Too many requests",
-                 "You sent a lot of requests in a short time.", again=True),
-    500: Wording("Something went wrong",
-                 "The page failed on our side, not yours. Try again in a little while."),
-    503: Wording("Back in a moment",
-                 "The site cannot answer right now.", again=True),
+    400: Wording(lazy_gettext("Bad request"),
+                 lazy_gettext("Something in this address is not what the page expects.")),
+    404: Wording(lazy_gettext("Page not found"),
+                 lazy_gettext("There is no page at this address. The link may be mistyped or out of date.")),
+    405: Wording(lazy_gettext("Not allowed here"),
+                 lazy_gettext("This page cannot be used that way. Open it from a link instead.")),
+    410: Wording(lazy_gettext("Gone for good"),
+                 lazy_gettext("What was here has been removed and will not come back.")),
+    413: Wording(lazy_gettext("Too much data"),
+                 lazy_gettext("The request was larger than this site accepts.")),
+    429: Wording(lazy_gettext("Too many requests"),
+                 lazy_gettext("You sent a lot of requests in a short time."), again=True),
+    500: Wording(lazy_gettext("Something went wrong"),
+                 lazy_gettext("The page failed on our side, not yours. Try again in a little while.")),
+    503: Wording(lazy_gettext("Back in a moment"),
+                 lazy_gettext("The site cannot answer right now."), again=True),
 }
-NO_SUCH_GAME = Wording("No such game",
-                       "There is no game with this id. The link may be mistyped, "
-                       "or the game may have been removed.")
-NO_SUCH_PLAYER = Wording("No such player",
-                         "No game has a player of this name yet. The link may be "
-                         "mistyped, or their games may have been removed.")
+NO_SUCH_GAME = Wording(lazy_gettext("No such game"),
+                       lazy_gettext("There is no game with this id. The link may be mistyped, "
+                       "or the game may have been removed."))
+NO_SUCH_PLAYER = Wording(lazy_gettext("No such player"),
+                         lazy_gettext("No game has a player of this name yet. The link may be "
+                         "mistyped, or their games may have been removed."))
 
 
 def wording(error: HTTPException) -> Wording:
@@ -72,7 +76,7 @@ def wording(error: HTTPException) -> Wording:
         return known
     if status >= 500:
         return WORDING[500]
-    return Wording(error.name, "The site could not answer this request.")
+    return Wording(error.name, lazy_gettext("The site could not answer this request."))
 
 
 def detail(error: HTTPException) -> str | None:

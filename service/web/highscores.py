@@ -7,6 +7,7 @@ default field. The main table lists its levels one after another, each ranked ap
 from __future__ import annotations
 
 from flask import abort, render_template, request
+from flask_babel import gettext, lazy_gettext
 
 from ..domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE
 from ..domain.ranking import MAIN, TABLES, ranks, table_levels
@@ -17,10 +18,11 @@ from .blueprint import bp, page_services
 
 HIGH_SCORES_SHOWN = 100
 FIELD_SIZES = ((19, 33), (15, 25), (11, 17), (9, 13), (7, 9))  # the start form's sizes
-TITLES = {MAIN: "High scores", "two_players": "Two-player results",
-          "online": "Online results"}
-MODE_NAMES = {MAIN: "against the computer", "two_players": "two players, one screen",
-              "online": "online"}
+TITLES = {MAIN: lazy_gettext("High scores"), "two_players": lazy_gettext("Two-player results"),
+          "online": lazy_gettext("Online results")}
+MODE_NAMES = {MAIN: lazy_gettext("against the computer"),
+              "two_players": lazy_gettext("two players, one screen"),
+              "online": lazy_gettext("online")}
 
 
 def _size_arg(raw: str) -> tuple[int, int]:
@@ -30,15 +32,15 @@ def _size_arg(raw: str) -> tuple[int, int]:
         case [int(height), int(width)] if (MIN_SIZE <= height <= MAX_HEIGHT
                                            and MIN_SIZE <= width <= MAX_WIDTH):
             return height, width
-    abort(400, description="size is a field's height x width, e.g. 19x33")
+    abort(400, description=gettext("size is a field's height x width, e.g. 19x33"))
 
 
 def _level_arg(raw: str) -> str | None:
     """``?difficulty=``: one of the computer's levels, or every level when empty; else
     a 400 page."""
     if raw and raw not in LEVELS:
-        abort(400, description=f"difficulty is one of {', '.join(LEVELS)}, or empty "
-                               "for every level")
+        abort(400, description=gettext("difficulty is one of %(levels)s, or empty for "
+                                       "every level", levels=", ".join(LEVELS)))
     return raw or None
 
 
@@ -63,7 +65,8 @@ def highscores() -> str:
     if request.args.get("mode"):
         mode = request.args["mode"]
         if mode not in TABLES:
-            abort(400, description=f"mode is one of {', '.join(TABLES)}")
+            abort(400, description=gettext("mode is one of %(modes)s",
+                                           modes=", ".join(TABLES)))
     level = _level_arg(request.args.get("difficulty", ""))
     levels = table_levels(mode)
     if not levels:

@@ -17,6 +17,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext, ngettext
 
 from ..errors import GameNotFound
 from ..ops import settings
@@ -24,7 +25,7 @@ from ..ops.times import human_utc
 from ..protocol.paths import ascii_int
 from ..services import GameSummary
 from .blueprint import bp, page_services
-from .rows import field_size, first_seat, game_class, seat_url, second_seat
+from .rows import field_size, first_seat, game_class, game_length, seat_url, second_seat
 
 GAMES_PER_PAGE = 20
 MAX_PAGE = (2**31 - 1) // GAMES_PER_PAGE  # the offset stays a 32-bit integer
@@ -65,11 +66,13 @@ def join(game_id: str) -> str:
     open_seat = state.open_seat
     inviter = next((s.name for n, s in enumerate(state.seats, start=1)
                     if s.name and n != open_seat), summary.player_name)
-    # who moves first (an online game's seat is drawn from its seed) and whether the
-    # creator allowed hints: the friend sees both before joining
+    # who moves first (an online game's seat is drawn from its seed), whether the
+    # creator allowed hints and whether the game is rated (the friend must sign in):
+    # the friend sees them before joining
     return render_template("join.html", active="play", summary=summary, game_id=game_id,
                            first_mover=state.game.first_seat, hints=state.game.hints,
-                           status=status, open_seat=open_seat, inviter=inviter)
+                           rated=state.game.rated, status=status, open_seat=open_seat,
+                           inviter=inviter)
 
 
 @bp.get("/how-to-play")
@@ -81,7 +84,8 @@ def how_to_play() -> str:
 def games() -> str:
     page = ascii_int(request.args.get("page", "1"))
     if page is None or not 1 <= page <= MAX_PAGE:
-        abort(400, description=f"page must be a number from 1 to {MAX_PAGE}")
+        abort(400, description=gettext("page must be a number from 1 to %(most)s",
+                                       most=MAX_PAGE))
     player = (request.args.get("player") or "").strip() or None
     rows, total = page_services().queries.list_games(
         player=player, limit=GAMES_PER_PAGE, offset=(page - 1) * GAMES_PER_PAGE
@@ -111,7 +115,8 @@ def replay(game_id: str) -> str:
     else:
         number = ascii_int(wanted)
         if number is None:
-            abort(400, description=f"step must be a number from 1 to {steps}, or last")
+            abort(400, description=gettext("step must be a number from 1 to %(steps)s, or last",
+                                           steps=steps))
         step = number
     step = min(max(step, 1), steps)
     data: dict[str, Any] = {
@@ -122,7 +127,8 @@ def replay(game_id: str) -> str:
         "step": step,
         "series": series,
         # the names now, from the read model (an online game's seat 2 is named later)
-        "names": {"1": first_seat(summary), "2": summary.second_name},
+        "names": {"1": first_seat(summary),
+                  "2": summary.second_name and second_seat(summary)},
     }
     return render_template(
         "replay.html", active="games", summary=summary, data=data, steps=steps, step=step
@@ -156,9 +162,11 @@ def _live_games() -> dict[str, Any]:
         status="active", limit=LIVE_GAMES_SHOWN, by_last_move=True, moved_within=LIVE_RECENT)
     shown = len(rows)
     minutes = int(LIVE_RECENT.total_seconds() // 60)
-    caption = (f"{total} game{'' if total == 1 else 's'} with a move in the last {minutes} "
-               "minutes, the latest move first"
-               + (f" (the {shown} latest shown)." if shown < total else "."))
+    caption = (ngettext("%(num)d game with a move in the last %(minutes)d minutes, the latest "
+                        "move first", "%(num)d games with a move in the last %(minutes)d "
+                        "minutes, the latest move first", total, minutes=minutes)
+               + (ngettext(" (the %(num)d latest shown).", " (the %(num)d latest shown).",
+                           shown) if shown < total else "."))
     return {"games": [_live_row(g) for g in rows], "total": total, "caption": caption}
 
 
@@ -178,8 +186,7 @@ def _live_row(g: GameSummary) -> dict[str, Any]:
         "last_move": human_utc(g.updated_at, "second"),
         "kind": game_class(g),
         "field": field_size(g),
-        "length": (f"{g.version} step{'' if g.version == 1 else 's'}"
-                   f" · {g.round} round{'' if g.round == 1 else 's'}"),
+        "length": game_length(g),
         "watch_url": url_for("web.watch", game_id=g.game_id),
     }
 

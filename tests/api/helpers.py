@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 from marshmallow import Schema
 from werkzeug.test import TestResponse
 
+from service.api import account
 from service.api import response_schemas as s
 from service.api.analysis import AnalysisSchema
 from service.api.highscores import HighScoreListSchema
@@ -37,6 +38,15 @@ RESPONSE_SCHEMAS: list[tuple[str, re.Pattern[str], type[Schema]]] = [
     ("GET", re.compile(rf"^{GAME}/analysis$"), AnalysisSchema),
     ("GET", re.compile(r"^/api/highscores$"), HighScoreListSchema),
     ("GET", re.compile(r"^/api/players/.+$"), PlayerSchema),
+    ("GET", re.compile(r"^/api/daily(/[^/]+)?$"), s.DailySchema),
+    ("GET", re.compile(r"^/api/ratings$"), s.RatingsSchema),
+    ("POST", re.compile(r"^/api/account/(claim|sign-in|passkeys)/options$|"
+                        r"^/api/account/recovery$"), account.OptionsSchema),
+    ("POST", re.compile(r"^/api/account/claim$"), account.ClaimedNameSchema),
+    ("POST", re.compile(r"^/api/account/sign-in$"), account.PlayerRefSchema),
+    ("GET", re.compile(r"^/api/account$"), account.AccountSchema),
+    ("GET", re.compile(r"^/api/account/passkeys$"), account.PasskeyListSchema),
+    ("POST", re.compile(r"^/api/account/passkeys$"), account.AddedPasskeySchema),
 ]
 
 # JSON 2xx answers that have no marshmallow schema of their own

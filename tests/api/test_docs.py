@@ -28,6 +28,21 @@ PATHS = {
     "/api/games/{game_id}/board.txt": {"get"},
     "/api/highscores": {"get"},
     "/api/players/{name}": {"get"},
+    "/api/ratings": {"get"},
+    "/api/daily": {"get"},
+    "/api/daily/{day}": {"get"},
+    "/api/account": {"get"},
+    "/api/account/claim/options": {"post"},
+    "/api/account/claim": {"post"},
+    "/api/account/sign-in/options": {"post"},
+    "/api/account/sign-in": {"post"},
+    "/api/account/sign-out": {"post"},
+    "/api/account/sign-out-everywhere": {"post"},
+    "/api/account/passkeys": {"get", "post"},
+    "/api/account/passkeys/options": {"post"},
+    "/api/account/passkeys/{credential_id}": {"delete"},
+    "/api/account/recovery": {"post"},
+    "/api/account/forget": {"post"},
 }
 METHODS = {"get", "post", "put", "patch", "delete", "head", "options"}
 

@@ -52,6 +52,12 @@ CHECKS = [not_a_server_error, response_schema_conformance, content_type_conforma
 REQUESTS: Counter[str] = Counter()  # operation label -> requests made
 STATUSES: Counter[tuple[str, int]] = Counter()  # (operation label, status) -> answers
 BUILT: dict[str, Callable[..., None]] = {}  # operation label -> its collected fuzz test
+# Operations no fuzzed request can pass: a passkey's signed answer, a recovery code
+# or a session cookie is needed (tests/api/test_account_*.py reach them); the fuzzer
+# still checks that they never fail with a 5xx or off their schemas.
+NO_2XX_BY_FUZZ = {"POST /api/account/claim", "POST /api/account/sign-in",
+                  "POST /api/account/recovery", "POST /api/account/passkeys/options",
+                  "POST /api/account/passkeys"}
 
 
 @dataclass(frozen=True)
@@ -73,7 +79,7 @@ DATABASE_URL = f"sqlite:///{Path(_DATABASE_DIR.name) / 'fuzz.db'}"
 app = app_for_tests({"DATABASE_URL": DATABASE_URL,
                      "SQUARES_LIVE_MAX_S": 0.0, "SQUARES_LIVE_HEARTBEAT_S": 0.01,
                      **{f"SQUARES_LIMIT_{kind}": "100000 per minute"
-                        for kind in ("CREATE", "HINT", "MOVE")}})
+                        for kind in ("CREATE", "HINT", "MOVE", "SIGN_IN")}})
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
 
 
@@ -203,4 +209,4 @@ def test_fuzz_made_enough_requests(seeded: list[Seeded], request: pytest.Fixture
     assert sum(REQUESTS.values()) >= MIN_REQUESTS, REQUESTS
     # the real games were reached: every operation answered some 2xx
     succeeded = {label for (label, status), _ in STATUSES.items() if 200 <= status < 300}
-    assert succeeded == set(operations), set(operations) - succeeded
+    assert set(operations) - NO_2XX_BY_FUZZ <= succeeded, set(operations) - succeeded

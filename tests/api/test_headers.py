@@ -41,6 +41,8 @@ EXPECTED_HEADERS = {
 NOT_FOUND_ENDPOINTS = {"static"}
 # The game this sweep plays on is running: its review is refused until it ends.
 RUNNING_GAME_ENDPOINTS = {"api.analysis": 409}
+# The sweep has no session: the signed-in player's account is refused.
+SESSION_ENDPOINTS = {"api.account": 401, "api.account_passkeys": 401}
 
 
 def parse_csp(value: str) -> dict[str, list[str]]:
@@ -74,7 +76,9 @@ def game(client: CheckedClient) -> dict[str, Any]:
 
 def path_values(rule: Rule, game_id: str) -> dict[str, Any]:
     values: dict[str, Any] = {"game_id": game_id, "step": 1, "filename": "common/style.css",
-                              "name": "Ayşe"}  # the player of `game`
+                              "name": "Ayşe",  # the player of `game`
+                              "credential_id": "AAAA",  # nobody's passkey
+                              "day": "2026-11-28"}  # a daily challenge's date
     unknown = rule.arguments - values.keys()
     assert not unknown, f"{rule.rule}: give this test a value for {sorted(unknown)}"
     return {name: values[name] for name in rule.arguments}
@@ -118,7 +122,8 @@ def test_every_route_of_the_url_map_sends_the_security_headers(
             # the filled-in values are real: every GET route answers (but Flask's
             # unused /static), so the headers are checked on the success path too
             want = (404 if rule.endpoint in NOT_FOUND_ENDPOINTS
-                    else RUNNING_GAME_ENDPOINTS.get(rule.endpoint, 200))
+                    else RUNNING_GAME_ENDPOINTS.get(rule.endpoint,
+                                                    SESSION_ENDPOINTS.get(rule.endpoint, 200)))
             assert response.status_code == want, what
         else:
             assert response.status_code < 500, what

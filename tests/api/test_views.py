@@ -31,13 +31,22 @@ def test_event_views_equal_the_domains_to_dict(kind: str) -> None:
     types = set()
     now = datetime.now(UTC)
     for seq, event in enumerate(stream.events, start=1):
-        expected = event.to_dict()
+        expected = _without_records(event.to_dict())
         assert event_data(event) == expected["data"]
         view = event_view(StoredEvent("g", seq, event, now))
         assert view == {**expected, "seq": seq, "recorded_at": timestamp(now)}
         assert_valid(s.EventSchema, view)
         types.add(event.TYPE)
     assert "game_created" in types and "line_placed" in types
+
+
+def _without_records(raw: dict) -> dict:
+    """An event as readers get it: seats by name, with no player record."""
+    data = raw["data"]
+    data.pop("player", None)
+    for each in (*data.get("seats", ()), *data.get("entries", ())):
+        each.pop("player", None)
+    return raw
 
 
 @pytest.mark.parametrize("kind", list(STREAMS))

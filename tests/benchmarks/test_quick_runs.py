@@ -28,6 +28,8 @@ QUICK_RUNS = {
     "ai.py": ["turn median ms", "crafted worst positions", "peak memory"],
     "api.py": ["GET /healthz", "POST lines", "lines / healthz ratio", "replay median"],
     "compare.py": ["fold rate", "B / A", "2.00", "—"],
+    "daily_table.py": ["today's daily table median / max", "a past date's final table",
+                       "plan:"],
     "fold.py": ["fold rate:", "median fold of one whole game"],
     "live.py": ["delivery, answer -> client", "events missed / twice", "GET /healthz with streams",
                 "workers' RSS before -> with streams"],
@@ -124,6 +126,21 @@ def test_benchmark_runs_quickly_and_prints_its_figures(script: str, tmp_path: Pa
     assert all(isinstance(f["unit"], str) for f in document["figures"].values())
     if script in FIGURE_CHECKS:
         FIGURE_CHECKS[script](document["figures"])
+
+
+def test_move_cost_runs_signed_in(tmp_path: Path) -> None:
+    """The signed-in variant: its games are a claimed player's, played with the
+    session cookie on every request (a refused cookie or origin would stop it)."""
+    out = tmp_path / "signed-in.json"
+    done = run(str(REPO / "benchmarks" / "move_cost.py"), "--quick", "--signed-in",
+               "--json", str(out), timeout=60)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "games of a signed-in player" in done.stdout, done.stdout[-3000:]
+    for label in QUICK_RUNS["move_cost.py"]:
+        assert label in done.stdout, (label, done.stdout[-3000:])
+    document = json.loads(out.read_text())
+    assert document["argv"][:2] == ["--quick", "--signed-in"]
+    assert document["figures"]["app CPU per move"]["value"] > 0
 
 
 @pytest.fixture(scope="module")

@@ -71,6 +71,13 @@ def test_downgrade_to_base_with_games_names_every_row_it_drops(run: Run, db_url:
     result = run("db", "downgrade", "base")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == [
+        "drops rating_changes: 0 rows", "drops ratings: 0 rows",  # 0019: no rated game
+        "drops daily_attempts: 0 rows",  # 0018: no daily challenge played
+        "drops ceremonies: 0 rows", "drops recovery_codes: 0 rows",  # 0017: nobody
+        "drops sessions: 0 rows", "drops passkeys: 0 rows",  # signed in
+        "drops players: 1 row",  # Ada's guest record, which holds her name
+        "drops games.first_player: 1 row", "drops games.second_player: 0 rows",
+        "drops high_scores.player_id: 0 rows",  # the game runs: no entry yet
         "drops games.first_key: 1 row",  # 0015: Ada's games, for her page
         "drops games.second_key: 0 rows",  # the computer's seat has no key
         "drops games.seed_commitment: 1 row",  # 0013: what finds a stored game
@@ -91,7 +98,7 @@ def test_downgrade_to_base_with_games_names_every_row_it_drops(run: Run, db_url:
         "drops games.height: 1 row", "drops games.width: 1 row",
         "drops high_scores.height: 5 rows", "drops high_scores.width: 5 rows",
         "drops high_scores: 5 rows", "drops games: 1 row", "drops events: 2 rows"]
-    assert result.stderr == "error: refusing to drop 44 rows without --yes\n"
+    assert result.stderr == "error: refusing to drop 46 rows without --yes\n"
     assert run("db", "current").stdout == f"{HEAD} (head)\n"
     assert run("db", "downgrade", "base", "--yes").exit_code == 0
     assert run("db", "current").stdout == "none (no schema yet)\n"

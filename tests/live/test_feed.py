@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from service.domain.rules import legal_actions
+from service.protocol.event_json import event_data
 from tests.conftest import close_app
 from tests.factories import GameFactory
 
@@ -31,7 +32,7 @@ def test_a_finished_game_streams_every_event_once_in_order_and_ends(live: Live) 
     stored = live.services.queries.events_of(game.game_id)
     assert [m.id for m in messages] == [s.seq for s in stored]
     assert [m.event for m in messages] == [s.event.TYPE for s in stored]
-    assert [m.data["data"] for m in messages] == [s.event.to_dict()["data"] for s in stored]
+    assert [m.data["data"] for m in messages] == [event_data(s.event) for s in stored]
 
 
 def test_last_event_id_and_after_resume_after_that_event(live: Live) -> None:

@@ -29,7 +29,7 @@ import pytest
 from squares_testing.server import serving
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ("pyproject.toml", "README.md", "service", "cli", "migrations")
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "service", "cli", "migrations")
 PACKAGES = ("service", "cli", "migrations")
 
 pytestmark = pytest.mark.slow
@@ -58,7 +58,8 @@ def build_wheel(tmp_path: Path, env: dict[str, str]) -> Path:
     ``build/`` behind, and a stale ``build/lib`` could hide a missing file)."""
     src = tmp_path / "src"
     src.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+    # the checkout's compiled catalogs (.mo) are left behind: the build makes its own
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "*.mo")
     for name in SOURCES:
         if (ROOT / name).is_dir():
             shutil.copytree(ROOT / name, src / name, ignore=ignore)
@@ -89,6 +90,9 @@ def assert_wheel_has_every_file(wheel: Path, src: Path) -> None:
     assert {"migrations/env.py", "migrations/script.py.mako"} <= expected
     assert any(n.startswith("migrations/versions/0001_") for n in expected)
     assert sorted(expected - names) == []
+    # the translations' catalogs, compiled by the build (setup.py): git keeps no .mo
+    assert "service/translations/tr/LC_MESSAGES/messages.po" in expected
+    assert "service/translations/tr/LC_MESSAGES/messages.mo" in names
     # the product only: no test support (squares_testing), tests or benchmarks
     top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert top == set(PACKAGES), top
@@ -124,8 +128,9 @@ def dependency_paths() -> list[str]:
     return paths
 
 
-def get(port: int, path: str) -> tuple[int, bytes]:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as resp:
+def get(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers or {})
+    with urllib.request.urlopen(request, timeout=5) as resp:
         return resp.status, resp.read()
 
 
@@ -167,6 +172,10 @@ def test_installed_wheel_migrates_and_serves(tmp_path: Path) -> None:
         # Templates, assets and the migrated data (RULES E2's table) come along too.
         status, page = get(port, "/highscores")
         assert status == 200 and "Eda Fırat" in page.decode("utf-8")
+        # ... and the compiled catalogs: the page in Turkish when the browser asks
+        status, page = get(port, "/highscores", {"Accept-Language": "tr"})
+        assert status == 200 and '<html lang="tr">' in page.decode("utf-8")
+        assert "<h1>En yüksek puanlar: 19 × 33</h1>" in page.decode("utf-8")
         assert get(port, "/api/docs")[0] == 200
         assert get(port, "/assets/common/style.css")[0] == 200
         assert get(port, "/assets/replay/review/main.js")[0] == 200

@@ -74,7 +74,8 @@ def test_an_append_that_enters_high_scores_keeps_its_transaction(
                    seed_secret=stream.state.secret_seed)
     with statements(store) as sent:
         store.append(game_id, len(before), stream.events[ends:], stream.state)
-    assert [word for word, _ in sent] == ["WITH", "INSERT"]  # the events, the entries
+    # the events; the entry's name as shown (a forgotten name's placeholder); the entries
+    assert [word for word, _ in sent] == ["WITH", "SELECT", "INSERT"]
     assert not any(autocommit for _, autocommit in sent)
     with store.unit_of_work(write=False) as uow:
         assert [e.game_id for e in uow.high_scores.of_game(game_id)] == [game_id]

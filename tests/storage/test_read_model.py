@@ -10,12 +10,13 @@ from service.api.response_schemas import SummarySchema
 from service.domain.events import LinePlaced
 from service.services import Services
 from service.store import SUMMARY_FIELDS, events_table, games_table
-from service.store.summaries import KEY_FIELDS
+from service.store.summaries import KEY_FIELDS, PLAYER_FIELDS
 from tests.factories import GameFactory
 
 
 def test_the_table_and_the_api_schema_follow_the_summary_definition() -> None:
-    assert set(games_table.c.keys()) == {*SUMMARY_FIELDS, *KEY_FIELDS, "token_hash",
+    assert set(games_table.c.keys()) == {*SUMMARY_FIELDS, *KEY_FIELDS, *PLAYER_FIELDS,
+                                         "token_hash",
                                          "token_salt", "creator", "seed_secret",
                                          "seed_commitment", "signature"}
     assert tuple(SummarySchema().fields) == SUMMARY_FIELDS

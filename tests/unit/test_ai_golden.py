@@ -146,11 +146,11 @@ def crafted() -> Iterator[str]:
 
 GOLDEN: dict[str, tuple[Callable[[], Iterator[str]], str]] = {
     "small_games": (small_games,
-        "8c06b95c8dcfeba2a25fa709c0dea7e4667306b7063190f783a9bc4bf36d42bb"),
+        "1d5bb5673252b0defedeb3eace45a35073ba438b3f9715514970eba1bad92959"),
     "large_games": (large_games,
-        "abce37a0b5307050ea002317ed012b901f6293f565f7c4b7aa6f41ca173a9a2c"),
+        "e2aea67fc6885a71db679b8d172e20ddc1015b54a053ee714cd053c3b0ada913"),
     "hinted_games": (hinted_games,
-        "ff9b4c3bc02d92eb50d50804990f32fa6ce66f33e6acdf50e9a53714020099a1"),
+        "277e5eab173d2ec6c143b264d8ec404aa61ccf840d99126f4ef42e46ac28f45a"),
     "crafted": (crafted,
         "994d8a75f296e3a14e077fa9775dfeece111ff0e7cb4d33387d9987774052010"),
 }

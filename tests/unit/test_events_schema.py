@@ -77,18 +77,24 @@ def test_an_old_version_carrying_a_later_version_s_field_is_refused() -> None:
     whatever it says: an event is exactly of the version it names."""
     stream = EventStreamFactory.build(small=True, seed=5)
     data = stream.events[0].to_dict()["data"]
-    v2 = {k: value for k, value in data.items() if k != "rules_edition"}
+    v2 = {k: value for k, value in data.items() if k not in ("rules_edition", "rated")}
     assert event_from_dict({"type": "game_created", "v": 2, "data": v2},
                            strict=True).rules_edition == 1  # type: ignore[attr-defined]
     with pytest.raises(EventFormatError, match="game_created v2 has no rules_edition"):
-        event_from_dict({"type": "game_created", "v": 2, "data": data}, strict=True)
+        event_from_dict({"type": "game_created", "v": 2,
+                         "data": {k: v for k, v in data.items() if k != "rated"}}, strict=True)
+    with pytest.raises(EventFormatError, match="game_created v3 has no rated"):
+        event_from_dict({"type": "game_created", "v": 3, "data": data}, strict=True)
 
 
 def test_each_upcaster_adds_exactly_the_fields_it_declares() -> None:
     assert set(UPCASTER_ADDS) == set(UPCASTERS)
     samples = {("line_placed", 1): _v1(True)["data"],
                ("game_created", 1): {"seed": 5, "height": 7},
-               ("game_created", 2): {"seed": "5", "height": 7}}
+               ("game_created", 2): {"seed": "5", "height": 7},
+               ("game_created", 3): {"seed": "5", "rules_edition": 2},
+               ("seat_claimed", 1): {"seat": 2, "name": "Bo"},
+               ("high_scores_entered", 1): {"entries": []}}
     for key, upcast in UPCASTERS.items():
         data = samples[key]
         assert set(upcast(dict(data))) - set(data) == UPCASTER_ADDS[key], key

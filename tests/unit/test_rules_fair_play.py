@@ -104,7 +104,8 @@ def test_RULES_hints_are_off_online_unless_the_creator_turns_them_on() -> None:
 def test_RULES_V1_a_version_1_game_created_is_a_ranked_game_with_a_public_seed() -> None:
     (created,) = start_game(NewGame(seed=9, player_name="Ada", height=7, width=9))
     data = {k: v for k, v in created.to_dict()["data"].items()  # the fields of v1
-            if k not in ("seed_commitment", "ranked", "first_seat", "hints", "rules_edition")}
+            if k not in ("seed_commitment", "ranked", "first_seat", "hints", "rules_edition",
+                         "rated")}
     old = event_from_dict({"type": "game_created", "v": 1, "data": {**data, "seed": 9}},
                           strict=True)
     assert isinstance(old, GameCreated)
@@ -120,7 +121,8 @@ def test_RULES_I4_an_online_game_from_before_commitments_began_with_seat_1() -> 
                 if start_game(_online(s, rules_edition=1))[0].first_seat == 2)
     (drawn,) = start_game(_online(seed, rules_edition=1))
     data = {k: v for k, v in drawn.to_dict()["data"].items()
-            if k not in ("seed_commitment", "ranked", "first_seat", "hints", "rules_edition")}
+            if k not in ("seed_commitment", "ranked", "first_seat", "hints", "rules_edition",
+                         "rated")}
     old = event_from_dict({"type": "game_created", "v": 1, "data": {**data, "seed": seed}},
                           strict=True)
     assert isinstance(old, GameCreated) and old.before_commitments

@@ -2,6 +2,8 @@
    come back as `ApiError` with the server's `{"error": {code, message, details}}`; a
    request that gets no answer is an ApiError with status 0 ("network"). */
 
+import { t } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, code, message, details) {
     super(message);
@@ -26,7 +28,7 @@ export async function request(method, path, options = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
-    throw new ApiError(0, "network", "The server cannot be reached.", {});
+    throw new ApiError(0, "network", t("The server cannot be reached."), {});
   }
   let data = null;
   try {
@@ -43,11 +45,11 @@ export async function api(method, path, body, token, options = {}) {
   if (!ok) {
     const err = (data && data.error) || {};
     throw new ApiError(status, err.code || "http_" + status,
-      err.message || `The request failed (HTTP ${status}).`, err.details);
+      err.message || t("The request failed (HTTP {status}).", { status }), err.details);
   }
   if (data === null && status !== 204) {
     // A success whose body was cut short on the way: no answer the page can use.
-    throw new ApiError(0, "network", "The server's answer could not be read.", {});
+    throw new ApiError(0, "network", t("The server's answer could not be read."), {});
   }
   return data;
 }

@@ -8,6 +8,7 @@
  */
 
 import { svgEl } from "./dom.js";
+import { nt } from "./i18n.js";
 import { boxLetters } from "./letters.js";
 
 const U = 20; // SVG units per character cell (dots are 2 cells apart)
@@ -194,7 +195,7 @@ export class Board {
 export function pieceFigure(shape, size) {
   const s = 9;
   const svg = svgEl("svg", { class: "piece-figure", viewBox: `0 0 ${4 * s + 8} ${4 * s + 8}`, width: 48, height: 48, role: "img" });
-  svg.setAttribute("aria-label", `piece of ${size} line${size === 1 ? "" : "s"}`);
+  svg.setAttribute("aria-label", nt("piece of {n} line", "piece of {n} lines", size));
   const p = (v) => 4 + v * s;
   for (const [x, y] of shape) {
     const horizontal = x % 2 === 1;

@@ -19,11 +19,12 @@
      over) and "closed" (the page stopped following). */
 
 import { tabHidden } from "./dom.js";
+import { t } from "./i18n.js";
 
 export const EVENT_TYPES = ["game_created", "line_placed", "stage_advanced", "piece_inserted",
   "move_explained", "seat_claimed", "hint_used", "game_over", "seed_revealed",
   "high_scores_entered", "game_abandoned", "game_resigned", "game_aborted", "message"];
-export const RECONNECTING = "Reconnecting to the live game…";
+export const RECONNECTING = t("Reconnecting to the live game…");
 export const RETRY_MS = 5000; // after a refused stream (too many open, server busy)
 
 let current = null; // the tab's one follower

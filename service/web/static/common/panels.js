@@ -4,20 +4,32 @@
 
 import { pieceFigure } from "./board.js";
 import { text } from "./dom.js";
-import { planSentence, plural, pt, tally } from "./words.js";
+import { nt, t } from "./i18n.js";
+import { levelWord, planSentence, pt, tally } from "./words.js";
 
 export function seatLetter(state, seat) {
   const s = state.seats.find((s) => s.seat === seat);
   return s ? s.letter : "R";
 }
 
+/* A seat's name as the pages show it: a computer's, which the game's data writes in
+   English ("Computer", "Computer 1 (easy)"), in the page's language; a person's as
+   they wrote it. */
+export function shownName(s) {
+  if (!s || !s.name) return "";
+  const m = s.kind === "computer" ? /^Computer(?: (\d+))?(?: \((\w+)\))?$/.exec(s.name) : null;
+  if (!m) return s.name;
+  const name = m[1] ? t("Computer {n}", { n: m[1] }) : t("Computer");
+  return m[2] ? t("{name} ({level})", { name, level: levelWord(m[2]) }) : name;
+}
+
 export function seatName(state, seat) {
   const s = state.seats.find((s) => s.seat === seat);
-  return s ? s.name : "";
+  return s ? shownName(s) : "";
 }
 
 /* {seat: name} of a state's seats, as describeEvent takes them. */
-export const namesOf = (state) => Object.fromEntries(state.seats.map((s) => [s.seat, s.name]));
+export const namesOf = (state) => Object.fromEntries(state.seats.map((s) => [s.seat, shownName(s)]));
 
 /* A finished game's result as the game-over boxes of the play and watch pages say
    it: {title: "You win!" | "Ann wins" | "A draw" | "Abandoned" | "You resigned" |
@@ -26,19 +38,19 @@ export const namesOf = (state) => Object.fromEntries(state.seats.map((s) => [s.s
 export function overResult(st, me = null) {
   const label = (seat) => seatView(st, seat, me).label;
   const line = tally([label(1), label(2)], st.scores);
-  if (st.abandoned) return { title: "Abandoned", line: `No result: the game was abandoned. ${line}` };
-  if (st.aborted) return { title: "The game was aborted", line: `No result. ${line}` };
+  if (st.abandoned) return { title: t("Abandoned"), line: t("No result: the game was abandoned. {scores}", { scores: line }) };
+  if (st.aborted) return { title: t("The game was aborted"), line: t("No result. {scores}", { scores: line }) };
   if (st.resigned) {
-    const title = st.resigned === me ? "You resigned"
-      : me !== null && st.mode === "online" ? "Your friend resigned" : `${label(st.resigned)} resigned`;
-    const won = st.winner === me ? "You win." : `${label(st.winner)} wins.`;
+    const title = st.resigned === me ? t("You resigned")
+      : me !== null && st.mode === "online" ? t("Your friend resigned") : t("{name} resigned", { name: label(st.resigned) });
+    const won = st.winner === me ? t("You win.") : t("{name} wins.", { name: label(st.winner) });
     return { title, line: `${won} ${line}` };
   }
-  if (st.winner === 0) return { title: "A draw", line };
-  return { title: st.winner === me ? "You win!" : `${label(st.winner)} wins`, line };
+  if (st.winner === 0) return { title: t("A draw"), line };
+  return { title: st.winner === me ? t("You win!") : t("{name} wins", { name: label(st.winner) }), line };
 }
 
-const OPEN_SEAT = "Waiting for a friend";
+const OPEN_SEAT = () => t("Waiting for a friend");
 
 /* How the status panel shows `seat`: its name (or "Waiting for a friend" while an
    online game's seat is open), the tag after it ("(P)" / "(C)", the board's letters,
@@ -49,13 +61,13 @@ const OPEN_SEAT = "Waiting for a friend";
 export function seatView(state, seat, me = null) {
   const s = state.seats.find((x) => x.seat === seat) || {};
   const open = !s.name && state.open_seat === seat;
-  const name = s.name || (open ? OPEN_SEAT : "");
-  const label = me === seat ? "You" : open ? "Friend" : name || `Seat ${seat}`;
+  const name = shownName(s) || (open ? OPEN_SEAT() : "");
+  const label = me === seat ? t("You") : open ? t("Friend") : name || t("Seat {seat}", { seat });
   if (state.mode === "vs_computer") {
     return { name, tag: s.kind === "computer" ? "(C)" : "(P)", label, full: name };
   }
-  if (me !== null && me === seat) return { name, tag: "(you)", label, full: `${name} (you)` };
-  return { name, tag: "", label, full: open ? OPEN_SEAT : name };
+  if (me !== null && me === seat) return { name, tag: t("(you)"), label, full: t("{name} (you)", { name }) };
+  return { name, tag: "", label, full: open ? OPEN_SEAT() : name };
 }
 
 /* Fill the status panel (elements found by data-field inside `root`); `me`: the
@@ -103,12 +115,12 @@ export function addPiece(list, piece) {
   const li = document.createElement("li");
   li.className = "piece";
   li.appendChild(pieceFigure(piece.shape, piece.size));
-  const where = piece.skipped
-    ? ` — skipped after ${piece.tries} tries`
-    : ` at ${piece.lines.map(([x, y]) => pt(x, y)).join(", ")}`;
-  let caption = `Random piece: ${piece.size} line${piece.size === 1 ? "" : "s"}${where}`;
+  const what = nt("Random piece: {n} line", "Random piece: {n} lines", piece.size);
+  let caption = piece.skipped
+    ? t("{piece} — skipped after {tries} tries", { piece: what, tries: piece.tries })
+    : t("{piece} at {points}", { piece: what, points: piece.lines.map(([x, y]) => pt(x, y)).join(", ") });
   if (piece.squares && piece.squares.length) {
-    caption += ` — closed ${piece.squares.map(([x, y]) => pt(x, y)).join(", ")}, ownerless`;
+    caption += t(" — closed {points}, ownerless", { points: piece.squares.map(([x, y]) => pt(x, y)).join(", ") });
   }
   li.appendChild(text("span", caption));
   list.appendChild(li);
@@ -146,8 +158,8 @@ export function fillPlans(root, plans, state) {
     for (const n of root.querySelectorAll(`[data-field="${field}"]`)) n.textContent = String(value);
   };
   const seat = (one || two || {}).seat;
-  const whose = state && state.mode !== "vs_computer" && seat ? `${seatName(state, seat)}'s` : "The computer's";
-  set("sentence", planSentence(plans, whose));
+  const who = state && state.mode !== "vs_computer" && seat ? seatName(state, seat) : null;
+  set("sentence", planSentence(plans, who));
   const plan1 = root.querySelector(".plan-1");
   plan1.hidden = !one;
   if (one) {
@@ -155,12 +167,15 @@ export function fillPlans(root, plans, state) {
     set("best_x", one.best_x ?? "—");
     set("best_y", one.best_y ?? "—");
     set("best_direction", (one.best_direction || []).join(", ") || "—");
-    set("more1", `Stage 1, ${one.level}: ${plural(one.starts, "start")}, ${plural(one.trials, "trial")} — ${one.reason}`);
+    const starts = nt("{n} start", "{n} starts", one.starts);
+    const trials = nt("{n} trial", "{n} trials", one.trials);
+    set("more1", t("Stage 1, {level}: {starts}, {trials} — {reason}", { level: levelWord(one.level), starts, trials, reason: one.reason }));
   }
   const plan2 = root.querySelector(".plan-2");
   plan2.hidden = !two;
   if (two) {
-    const where = two.best_x === null || two.best_x === undefined ? "" : ` at ${pt(two.best_x, two.best_y)}`;
-    set("more2", `Stage 2, extra line${where}: ${two.reason}`);
+    set("more2", two.best_x === null || two.best_x === undefined
+      ? t("Stage 2, extra line: {reason}", { reason: two.reason })
+      : t("Stage 2, extra line at {point}: {reason}", { point: pt(two.best_x, two.best_y), reason: two.reason }));
   }
 }

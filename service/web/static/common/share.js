@@ -8,9 +8,10 @@
    visitor to copy by hand. */
 
 import { $ } from "./dom.js";
+import { t } from "./i18n.js";
 
-const COPIED = "Link copied";
-const BY_HAND = "Copy the selected address (Ctrl+C or ⌘C)";
+const COPIED = t("Link copied");
+const BY_HAND = t("Copy the selected address (Ctrl+C or ⌘C)");
 
 /* The absolute address the button copies (its data-path on this page's origin). */
 export const shareUrl = (button) => new URL(button.dataset.path, window.location.origin).href;

@@ -6,6 +6,7 @@
    tokens (common/store.js), with its seat, and the game opens at /play/<game_id>. A
    page of its own: this one module. */
 
+import { t } from "../common/i18n.js";
 import { api, ApiError, gamePath } from "../common/api.js";
 import { $ } from "../common/dom.js";
 import { entryOf, loadPrefs, remember, savePrefs } from "../common/store.js";
@@ -16,12 +17,12 @@ const gameId = root.dataset.gameId;
 
 /* What each refusal of the claim means to the friend; `watch`: offer the game read-only. */
 const REFUSALS = {
-  invite_invalid: { text: "Wrong code: this link's invite code does not open this game. Check that you opened the whole link your friend sent you, or ask them to send it again.", watch: true },
-  invite_claimed: { text: "This invite has already been used: someone has joined this game, and each link works once.", watch: true },
-  invite_expired: { text: "This invite has expired. Ask your friend to start a new online game and send you its link.", watch: true },
-  not_online: { text: "This game is not an online game: there is no seat to join.", watch: true },
-  invalid_name: { text: `Please give a name of 1 to ${$("join-name").maxLength} characters.` },
-  game_not_found: { text: "There is no such game." },
+  invite_invalid: { text: t("Wrong code: this link's invite code does not open this game. Check that you opened the whole link your friend sent you, or ask them to send it again."), watch: true },
+  invite_claimed: { text: t("This invite has already been used: someone has joined this game, and each link works once."), watch: true },
+  invite_expired: { text: t("This invite has expired. Ask your friend to start a new online game and send you its link."), watch: true },
+  not_online: { text: t("This game is not an online game: there is no seat to join."), watch: true },
+  invalid_name: { text: t("Please give a name of 1 to {max} characters.", { max: $("join-name").maxLength }) },
+  game_not_found: { text: t("There is no such game.") },
 };
 
 function codeOf(hash) {

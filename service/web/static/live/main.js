@@ -20,6 +20,7 @@
 
    Its own folder: the live list's poller and live.css are this page's alone. */
 
+import { nt, t } from "../common/i18n.js";
 import { request } from "../common/api.js";
 import { $, tabHidden } from "../common/dom.js";
 
@@ -58,7 +59,7 @@ function rowsById(tbody) {
 const cell = (tr, cls) => tr.querySelector("." + cls);
 
 function playersOf(tr) {
-  return `${cell(tr, "name-1").textContent} vs ${cell(tr, "name-2").textContent}`;
+  return t("{name1} vs {name2}", { name1: cell(tr, "name-1").textContent, name2: cell(tr, "name-2").textContent });
 }
 
 /* A new row: the page's row template, filled once with what never changes. */
@@ -121,13 +122,16 @@ function flash(tr) {
 
 function names(list) {
   const shown = list.slice(0, NEWS_LISTED).join("; ");
-  return list.length > NEWS_LISTED ? `${shown} and ${list.length - NEWS_LISTED} more` : shown;
+  return list.length > NEWS_LISTED ? t("{shown} and {n} more", { shown, n: list.length - NEWS_LISTED }) : shown;
 }
 
 function announce(added, removed) {
   const parts = [];
-  if (added.length) parts.push(`${added.length === 1 ? "New game" : `${added.length} new games`}: ${names(added)}.`);
-  if (removed.length) parts.push(`${removed.length === 1 ? "No longer being played" : `${removed.length} games no longer being played`}: ${names(removed)}.`);
+  if (added.length) parts.push(nt("New game: {games}.", "{n} new games: {games}.", added.length, { games: names(added) }));
+  if (removed.length) {
+    parts.push(nt("No longer being played: {games}.", "{n} games no longer being played: {games}.", removed.length,
+      { games: names(removed) }));
+  }
   if (parts.length) $("live-news").textContent = parts.join(" ");
 }
 
@@ -166,7 +170,7 @@ function apply(data) {
 
 function showTrouble(on) {
   const note = $("live-note");
-  if (on) put(note, "The list could not be refreshed just now; trying again…");
+  if (on) put(note, t("The list could not be refreshed just now; trying again…"));
   note.hidden = !on;
 }
 

@@ -7,6 +7,7 @@
    (while the tab is visible) whether the friend made a rematch. The page's own start
    and entry come from main.js (`initAgain`). */
 
+import { t } from "../common/i18n.js";
 import { api, ApiError, gamePath } from "../common/api.js";
 import { $, tabHidden } from "../common/dom.js";
 import { seatName } from "../common/panels.js";
@@ -50,7 +51,7 @@ export function showAgain(st) {
   const friends = online(st) && st.open_seat === null;
   $("again-btn").hidden = !player || !["vs_computer", "two_players"].includes(st.mode);
   $("rematch-btn").hidden = !player || !friends;
-  $("rematch-btn").textContent = "Rematch";
+  $("rematch-btn").textContent = t("Rematch");
   $("rematch-open").hidden = true;
   if (player && friends) {
     asked = st.game_id;
@@ -67,7 +68,7 @@ export function stopAgain() {
 async function playAgain() {
   const button = $("again-btn");
   button.disabled = true;
-  note("Starting a new game…");
+  note(t("Starting a new game…"));
   try {
     await hooks.create(settingsOf(S.state));
   } catch (e) {
@@ -117,14 +118,16 @@ async function poll() {
   const st = S.state;
   const mine = mySeat(st);
   if (found && found.seat === 3 - mine && !found.claimed) {
-    $("rematch-btn").textContent = "Accept the rematch";
-    note(`${found.by} asks for a rematch, the seats swapped: you would play ${found.seat === 1 ? "blue" : "red"}.`);
+    $("rematch-btn").textContent = t("Accept the rematch");
+    note(found.seat === 1 ? t("{name} asks for a rematch, the seats swapped: you would play blue.", { name: found.by })
+      : t("{name} asks for a rematch, the seats swapped: you would play red.", { name: found.by }));
   } else if (found) {
     const link = $("rematch-open");
     link.href = `/play/${encodeURIComponent(found.game_id)}`;
     link.hidden = false;
     $("rematch-btn").hidden = true;
-    note(found.claimed ? "The rematch is under way." : `Your rematch waits for ${seatName(st, 3 - mine)}: send the invite link.`);
+    note(found.claimed ? t("The rematch is under way.")
+      : t("Your rematch waits for {name}: send the invite link.", { name: seatName(st, 3 - mine) }));
     if (found.claimed || entryOf(found.game_id)) return; // nothing more will change here
   }
   timer = setTimeout(poll, POLL_MS);

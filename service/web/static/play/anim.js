@@ -6,7 +6,7 @@
 import { describeEvent, penaltyOf, pt } from "../common/captions.js";
 import { $ } from "../common/dom.js";
 import { addPiece, addPlan, fillPieces, fillPlans, seatLetter, seatName } from "../common/panels.js";
-import { plural } from "../common/words.js";
+import { nt, t } from "../common/i18n.js";
 import { autoOn } from "./auto.js";
 import { flash, render, resultWords, showPlaying } from "./panel.js";
 import { showScores } from "./scores.js";
@@ -94,11 +94,11 @@ function drawEvent(ev, n) {
     setField("stage", d.stage);
     setField("round", d.round);
     setField("turn", n[d.turn] || "");
-    $("advance-btn").textContent = d.stage === 3 ? "End turn ⏎" : "Next stage ⏎";
+    $("advance-btn").textContent = d.stage === 3 ? t("End turn ⏎") : t("Next stage ⏎");
   } else if (ev.type === "move_explained") {
     S.plans = addPlan(S.plans, ev);
     fillPlans($("ai-box"), S.plans, S.state);
-    $("last-title").textContent = `${n[d.seat] || ""}'s turn`;
+    $("last-title").textContent = t("{name}'s turn", { name: n[d.seat] || "" });
     $("last-box").hidden = false;
   } else if (ev.type === "seat_claimed") {
     n[d.seat] = d.name;
@@ -116,7 +116,7 @@ function feedback(events, st) {
   const tell = (s) => {
     if (!end) parts.push(s);
   };
-  const squares = (list) => list.map((q) => pt(q[0], q[1])).join(" and ");
+  const squares = (list) => list.map((q) => pt(q[0], q[1])).join(t(" and "));
   for (const ev of events) {
     const d = ev.data || {};
     const you = youOf(st, d.seat);
@@ -126,24 +126,27 @@ function feedback(events, st) {
       const lost = d.squares.filter((q) => q[2] !== letter);
       if (penaltyOf(d)) {
         kind = "penalty";
-        parts.push(`Irregular square ${squares(lost)}: it is not next to the square your previous line formed, so it belongs to no one and costs ${penaltyOf(d)} points (rule T2).`);
+        parts.push(t("Irregular square {points}: it is not next to the square your previous line formed, so it belongs to no one and costs {penalty} points (rule T2).",
+          { points: squares(lost), penalty: penaltyOf(d) }));
       } else if (won.length) {
         kind = "good";
         const count = won.length;
-        parts.push(`${count === 1 ? "Square" : `${count} squares`} ${squares(won)}: +${count} for ${you === "You" ? "you" : you}.`);
-        if (lost.length) parts.push(`${squares(lost)} also closed, but is not next to your chain: ownerless, no penalty.`);
-        if (d.stage === 1) tell("Close another square next to it, or press Next stage.");
+        parts.push(you === "You"
+          ? nt("Square {points}: +{n} for you.", "{n} squares {points}: +{n} for you.", count, { points: squares(won) })
+          : nt("Square {points}: +{n} for {name}.", "{n} squares {points}: +{n} for {name}.", count, { points: squares(won), name: you }));
+        if (lost.length) parts.push(t("{points} also closed, but is not next to your chain: ownerless, no penalty.", { points: squares(lost) }));
+        if (d.stage === 1) tell(t("Close another square next to it, or press Next stage."));
       } else if (d.stage === 2) {
-        parts.push(`Extra line at ${pt(d.x, d.y)}.`);
-        if (d.squares.length) parts.push(`It closed ${squares(d.squares)}: squares made in stage 2 belong to no one.`);
-        tell("Press Next stage for the random pieces.");
+        parts.push(t("Extra line at {point}.", { point: pt(d.x, d.y) }));
+        if (d.squares.length) parts.push(t("It closed {points}: squares made in stage 2 belong to no one.", { points: squares(d.squares) }));
+        tell(t("Press Next stage for the random pieces."));
       } else {
-        parts.push(`Line at ${pt(d.x, d.y)}.`);
+        parts.push(t("Line at {point}.", { point: pt(d.x, d.y) }));
       }
     } else if (ev.type === "stage_advanced") {
-      if (d.reason === "irregular_square") tell("Stage 1 is over: now place one extra line anywhere (stage 2).");
-      else if (d.stage === 2) tell("Stage 2: place one extra line anywhere. It scores nothing, so try not to leave a square open.");
-      else if (d.stage === 3) tell("Stage 3: random pieces land on the board; squares they close belong to no one.");
+      if (d.reason === "irregular_square") tell(t("Stage 1 is over: now place one extra line anywhere (stage 2)."));
+      else if (d.stage === 2) tell(t("Stage 2: place one extra line anywhere. It scores nothing, so try not to leave a square open."));
+      else if (d.stage === 3) tell(t("Stage 3: random pieces land on the board; squares they close belong to no one."));
     }
     // piece_inserted: captioned in the pieces list, counted below; game_over: last
   }
@@ -151,14 +154,15 @@ function feedback(events, st) {
   if (pieces.length) {
     const closed = pieces.reduce((count, e) => count + e.data.squares.length, 0);
     const skipped = pieces.filter((e) => e.data.skipped).length;
-    let s = `${plural(pieces.length - skipped, "piece")} placed`;
-    if (skipped) s += `, ${skipped} skipped (no room)`;
-    if (closed) s += `, ${plural(closed, "ownerless square")} closed`;
+    let s = nt("{n} piece placed", "{n} pieces placed", pieces.length - skipped);
+    if (skipped) s += t(", {n} skipped (no room)", { n: skipped });
+    if (closed) s += nt(", {n} ownerless square closed", ", {n} ownerless squares closed", closed);
     // The turn ends by itself unless the player turned that off (play/auto.js).
-    parts.push(end || autoOn() ? `${s}.` : `${s}. Press End turn.`);
+    const endTurn = t("Press End turn.");
+    parts.push(end || autoOn() ? `${s}.` : `${s}. ${endTurn}`);
   }
   // a resignation says its own words (play/resign.js)
-  if (end && !events.some((ev) => ev.type === "game_resigned")) parts.push(`The last line is drawn: game over. ${resultWords(st, end.data)}.`);
+  if (end && !events.some((ev) => ev.type === "game_resigned")) parts.push(t("The last line is drawn: game over. {result}.", { result: resultWords(st, end.data) }));
   return { text: parts.join(" "), kind };
 }
 
@@ -180,7 +184,7 @@ function remoteSummary(events, n, wasMine, st) {
   const last = events.find((ev) => ev.type === "game_resigned")
     || [...events].reverse().find((ev) => !["move_explained", "seed_revealed", "high_scores_entered"].includes(ev.type));
   let text = last ? `${describeEvent(last, n)}.` : "";
-  if (!st.over && canPlay(st) && !wasMine) text += " Your turn.";
+  if (!st.over && canPlay(st) && !wasMine) text += " " + t("Your turn.");
   return text.trim();
 }
 
@@ -268,9 +272,12 @@ export async function applyMoveResult(events, finalState, opts) {
   if (remote) {
     flash(remoteSummary(events, n, wasMine, finalState), "info", "remote");
   } else if (narrated) {
-    const who = finalState.mode === "vs_computer" ? "your" : `${seatName(finalState, finalState.turn)}'s`;
-    flash(finalState.over ? `Game over. ${resultWords(finalState, finalState)}. The computer's turn is summed up under Last turn.`
-      : `Round ${finalState.round} — ${who} turn. (The computer's turn is summed up under Last turn.)`, "info", "turn");
+    flash(finalState.over
+      ? t("Game over. {result}. The computer's turn is summed up under Last turn.", { result: resultWords(finalState, finalState) })
+      : finalState.mode === "vs_computer"
+        ? t("Round {round} — your turn. (The computer's turn is summed up under Last turn.)", { round: finalState.round })
+        : t("Round {round} — {name}'s turn. (The computer's turn is summed up under Last turn.)",
+          { round: finalState.round, name: seatName(finalState, finalState.turn) }), "info", "turn");
   } else if (words.text) {
     flash(words.text, words.kind, "feedback");
   }

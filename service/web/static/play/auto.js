@@ -14,6 +14,7 @@
    tab is shown again. The checkbox under the buttons (localStorage
    "squares.autoAdvance") turns it off. */
 
+import { t } from "../common/i18n.js";
 import { $ } from "../common/dom.js";
 import { seatName } from "../common/panels.js";
 import { S, canPlay, isComputer } from "./state.js";
@@ -47,12 +48,13 @@ export function noChoice(st) {
   if (!st || st.over || !canPlay(st) || !st.legal || st.legal.seat !== st.turn || !st.legal.can_advance) return null;
   if (st.stage === 1 && !st.legal.lines.length) {
     const closed = S.turnEvents.some((ev) => ev.type === "line_placed" && ev.data.stage === 1);
-    return closed ? "No more squares to close: on to stage 2." : "No square to close: on to stage 2.";
+    return closed ? t("No more squares to close: on to stage 2.") : t("No square to close: on to stage 2.");
   }
   if (st.stage !== 3) return null;
   const next = 3 - st.turn;
-  if (isComputer(st, next)) return "The pieces fell: the computer's turn.";
-  return `The pieces fell: ${seatName(st, next) || "the other player"}'s turn.`;
+  if (isComputer(st, next)) return t("The pieces fell: the computer's turn.");
+  const name = seatName(st, next);
+  return name ? t("The pieces fell: {name}'s turn.", { name }) : t("The pieces fell: the other player's turn.");
 }
 
 /* The one-line note: said (polite), or cleared (a player's own action). */

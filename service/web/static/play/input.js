@@ -2,10 +2,11 @@
    computer's turn when the page must ask for it) and the input that makes them:
    cursor keys, the mouse, taps and the buttons. */
 
+import { t } from "../common/i18n.js";
 import { api, ApiError } from "../common/api.js";
 import { pt } from "../common/captions.js";
 import { $ } from "../common/dom.js";
-import { seatName } from "../common/panels.js";
+import { seatName, shownName } from "../common/panels.js";
 import { applyMoveResult } from "./anim.js";
 import { sayAuto } from "./auto.js";
 import { catchUpSoon, kick, untilCaughtUp } from "./live.js";
@@ -32,7 +33,7 @@ async function sendMove(path, body) {
       if (!(e instanceof ApiError)) throw e;
       e.resent = attempt > 0;
       if (!TRANSIENT.has(e.status) || attempt >= RESEND_AFTER_MS.length) throw e;
-      flash("The server did not answer: sending your move again…", "info", "resending");
+      flash(t("The server did not answer: sending your move again…"), "info", "resending");
       await sleep(RESEND_AFTER_MS[attempt]);
     }
   }
@@ -45,20 +46,20 @@ export async function act(kind, x, y, auto = false) {
   const st = S.state;
   if (!S.game || !st || S.busy) return;
   if (!S.game.token) {
-    flash("You are watching this game: this browser cannot play it.", "error", "watching");
+    flash(t("You are watching this game: this browser cannot play it."), "error", "watching");
     return;
   }
   if (st.abandoned) {
-    flash("This game was abandoned.", "error", "game_abandoned");
+    flash(t("This game was abandoned."), "error", "game_abandoned");
     return;
   }
   if (st.over) {
-    flash("The game is over.", "error", "game_over");
+    flash(t("The game is over."), "error", "game_over");
     return;
   }
   if (online(st) && !canPlay(st)) {
-    flash(st.open_seat !== null ? "Your friend has not joined yet: wait for them to open the invite link."
-      : `It is ${seatName(st, st.turn)}'s turn: wait for their move.`, "error", "waiting");
+    flash(st.open_seat !== null ? t("Your friend has not joined yet: wait for them to open the invite link.")
+      : t("It is {name}'s turn: wait for their move.", { name: seatName(st, st.turn) }), "error", "waiting");
     return;
   }
   const refused = kind === "line" ? lineRefusal(st, x, y) : null;
@@ -75,7 +76,7 @@ export async function act(kind, x, y, auto = false) {
   const handsOver = kind === "advance" && st.stage === 3 && st.legal.can_advance && isComputer(st, next);
   if (handsOver) {
     showPlaying(st, next, 1);
-    flash(`${seatName(st, next)} is thinking…`, "info", "thinking");
+    flash(t("{name} is thinking…", { name: seatName(st, next) }), "info", "thinking");
   }
   try {
     const data = kind === "line"
@@ -104,7 +105,7 @@ export async function computerToMove(st) {
   const seat = st.seats.find((s) => s.seat === st.turn);
   if (!seat || seat.kind !== "computer") return;
   S.busy = true;
-  flash(`${seat.name} is thinking…`, "info", "thinking");
+  flash(t("{name} is thinking…", { name: shownName(seat) }), "info", "thinking");
   try {
     const data = await api("POST", gameUrl("/computer-turn"), undefined, S.game.token);
     await applyMoveResult(data.events, data.state);
@@ -122,7 +123,7 @@ async function hint() {
   if (S.busy) await untilCaughtUp();
   if (!S.game || !S.state || S.busy || !canPlay(S.state)) return;
   if (!S.state.hints) {
-    flash("Hints are off in this game.", "error", "hints_off");
+    flash(t("Hints are off in this game."), "error", "hints_off");
     return;
   }
   try {
@@ -133,10 +134,10 @@ async function hint() {
       S.board.setHint(h.x, h.y);
       S.cursor = { x: h.x, y: h.y, wantX: h.x };
       showCursor(); // zoomed: the hinted line clear of the edges
-      flash(`Hint: place the line at ${pt(h.x, h.y)} (column ${h.x}, row ${h.y}).`, "info", "hint");
+      flash(t("Hint: place the line at {point} (column {x}, row {y}).", { point: pt(h.x, h.y), x: h.x, y: h.y }), "info", "hint");
     } else {
       $("advance-btn").classList.add("hint");
-      flash(`Hint: press ${S.state.stage === 3 ? "End turn" : "Next stage"} (Enter).`, "info", "hint");
+      flash(S.state.stage === 3 ? t("Hint: press End turn (Enter).") : t("Hint: press Next stage (Enter)."), "info", "hint");
     }
     $("message").dataset.hint = h.action === "line" ? `${h.x},${h.y}` : "advance";
   } catch (e) {

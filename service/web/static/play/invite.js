@@ -2,6 +2,7 @@
    friend's seat is open: the link, its expiry and "Copy link"; a rematch this page
    made says first that the friend was asked on their own page (again.js). */
 
+import { t } from "../common/i18n.js";
 import { $ } from "../common/dom.js";
 import { dropInvite } from "../common/store.js";
 import { S, mySeat, online } from "./state.js";
@@ -23,12 +24,12 @@ export function fillInvite(st) {
   if ($("invite-url").value !== invite.url) $("invite-url").value = invite.url;
   const expires = new Date(invite.expires_at);
   const when = Number.isNaN(expires.getTime()) ? invite.expires_at
-    : expires.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+    : expires.toLocaleString(document.documentElement.lang || [], { dateStyle: "medium", timeStyle: "short" }); // the page's language
   const expired = expires.getTime() <= Date.now();
   const line = $("invite-expiry");
   line.textContent = expired
-    ? `This link expired on ${when}: start a new game to invite a friend.`
-    : `The link works once, until ${when}.`;
+    ? t("This link expired on {when}: start a new game to invite a friend.", { when })
+    : t("The link works once, until {when}.", { when });
   line.classList.toggle("error", expired);
 }
 
@@ -39,10 +40,10 @@ function fillRematchInvite(invite) {
   const friend = invite && invite.rematch;
   const words = $("invite-rematch");
   words.hidden = !friend;
-  $("invite-title").textContent = friend ? "Rematch asked" : "Invite a friend";
-  $("invite-label").textContent = friend ? "You can also send this link:" : "Send your friend this link:";
+  $("invite-title").textContent = friend ? t("Rematch asked") : t("Invite a friend");
+  $("invite-label").textContent = friend ? t("You can also send this link:") : t("Send your friend this link:");
   if (friend) {
-    words.textContent = `${friend} has been asked on their page: the end of your last game now offers them “Accept the rematch”.`;
+    words.textContent = t("{name} has been asked on their page: the end of your last game now offers them “Accept the rematch”.", { name: friend });
   }
 }
 
@@ -67,5 +68,5 @@ export async function copyInvite() {
       done = false;
     }
   }
-  note.textContent = done ? "Link copied: send it to your friend." : "Copy the selected link (Ctrl+C), then send it to your friend.";
+  note.textContent = done ? t("Link copied: send it to your friend.") : t("Copy the selected link (Ctrl+C), then send it to your friend.");
 }

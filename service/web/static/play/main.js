@@ -7,10 +7,11 @@
    move on by themselves), invite.js (an online game's invite). From
    common/: the board, the panels, the API, the feed, localStorage (store.js). */
 
+import { t } from "../common/i18n.js";
 import { api, ApiError, gamePath } from "../common/api.js";
 import { Board } from "../common/board.js";
 import { $, text } from "../common/dom.js";
-import { plansOf } from "../common/panels.js";
+import { plansOf, shownName } from "../common/panels.js";
 import { entryOf, finished, forgetGame, loadLatest, loadPrefs, remember, rememberTable, savePrefs, tokens } from "../common/store.js";
 import { sentence } from "../common/words.js";
 import { initAgain, stopAgain } from "./again.js";
@@ -53,7 +54,9 @@ function syncModeFields() {
   $("difficulty-label").hidden = mode !== "vs_computer";
   $("online-note").hidden = mode !== "online";
   $("hints-label").hidden = mode !== "online";
-  $("start-btn").textContent = mode === "online" ? "Start and invite" : "Start game";
+  const rated = $("rated-label"); // shown to a signed-in player only
+  if (rated) rated.hidden = mode !== "online";
+  $("start-btn").textContent = mode === "online" ? t("Start and invite") : t("Start game");
 }
 
 async function startGame(event) {
@@ -68,6 +71,8 @@ async function startGame(event) {
   if (body.mode === "two_players") body.second_name = $("second-name").value;
   // Hints: always on against the computer and on one screen; an online game's creator chooses.
   if (body.mode === "online") body.hints = $("allow-hints").checked;
+  // Rated: both players signed in, each under their own name (the server says so if not).
+  if (body.mode === "online" && $("rated")?.checked) body.rated = true;
   const seed = $("seed").value.trim();
   if (seed !== "") body.seed = Number.parseInt(seed, 10);
   const [height, width] = $("field-size").value.split("x").map(Number);
@@ -111,9 +116,10 @@ function openNew(g, st, events) {
 
 // -- resume ----------------------------------------------------------------------------
 function describeGame(st) {
-  const names = st.seats.map((s) => s.name || "(open seat)").join(" vs ");
-  const practice = st.ranked === false ? ", practice" : "";
-  return `${names} — round ${st.round}, stage ${st.stage}, ${st.height} × ${st.width}${practice}`;
+  const names = st.seats.map((s) => shownName(s) || t("(open seat)")).join(t(" vs "));
+  const game = { names, round: st.round, stage: st.stage, height: st.height, width: st.width };
+  return st.ranked === false ? t("{names} — round {round}, stage {stage}, {height} × {width}, practice", game)
+    : t("{names} — round {round}, stage {stage}, {height} × {width}", game);
 }
 
 /* The unfinished games this browser can play, newest first: the latest one with
@@ -182,7 +188,7 @@ async function openGame(gameId, knownState) {
     if (!st) {
       showStart(false);
       const box = $("start-error");
-      box.textContent = e.status === 404 ? "There is no such game." : sentence(e.message);
+      box.textContent = e.status === 404 ? t("There is no such game.") : sentence(e.message);
       box.hidden = false;
       return;
     }
@@ -201,7 +207,7 @@ function showStart(push) {
   S.state = null;
   $("game").hidden = true;
   $("start").hidden = false;
-  document.title = "Squares — play";
+  document.title = t("Squares — play");
   if (push && window.location.pathname !== "/") history.pushState({}, "", "/");
   offerResume();
   $("player-name").focus();
@@ -233,7 +239,7 @@ function enterGame(g, st, knownPlans, events) {
   clearMessage();
   render(st);
   if (!g.token) {
-    flash("You are watching this game: this browser does not hold its token, so it cannot play it.", "info", "watching");
+    flash(t("You are watching this game: this browser does not hold its token, so it cannot play it."), "info", "watching");
   }
   $("board").focus({ preventScroll: true });
   follow();

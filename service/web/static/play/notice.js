@@ -10,14 +10,15 @@
    browser has no notifications or they are blocked, the button says so and does
    nothing. */
 
+import { t } from "../common/i18n.js";
 import { $, tabHidden } from "../common/dom.js";
 import { seatName } from "../common/panels.js";
 import { S, canPlay, mySeat, online } from "./state.js";
 
-export const TURN_TITLE = "● Your turn — Squares";
-const ASK = "Notify me when it's my turn";
-const NONE = "Notifications are not available in this browser";
-const BLOCKED = "Notifications are blocked for this site";
+export const TURN_TITLE = t("● Your turn — Squares");
+const ASK = t("Notify me when it's my turn");
+const NONE = t("Notifications are not available in this browser");
+const BLOCKED = t("Notifications are blocked for this site");
 
 let ready = false;
 let wanted = false; // the player turned notifications on (and the browser allows them)
@@ -54,7 +55,7 @@ async function toggle() {
   if (!supported()) return showButton();
   if (wanted) {
     wanted = false;
-    say("No notifications.");
+    say(t("No notifications."));
     return showButton();
   }
   let permission = window.Notification.permission;
@@ -68,9 +69,9 @@ async function toggle() {
   }
   wanted = permission === "granted";
   showButton();
-  if (wanted) say("You get a notification when it is your turn while this tab is hidden.");
-  else if (permission === "denied") say("The browser blocks notifications for this site.");
-  else say("Notifications were not allowed.");
+  if (wanted) say(t("You get a notification when it is your turn while this tab is hidden."));
+  else if (permission === "denied") say(t("The browser blocks notifications for this site."));
+  else say(t("Notifications were not allowed."));
 }
 
 function close() {
@@ -81,10 +82,11 @@ function close() {
 function notify(st) {
   if (!wanted || !supported() || window.Notification.permission !== "granted") return;
   close();
-  const friend = seatName(st, 3 - mySeat(st)) || "Your friend";
+  const friend = seatName(st, 3 - mySeat(st));
   try {
     shown = new window.Notification(TURN_TITLE, {
-      body: `${friend} has moved: your turn (round ${st.round}).`,
+      body: friend ? t("{name} has moved: your turn (round {round}).", { name: friend, round: st.round })
+        : t("Your friend has moved: your turn (round {round}).", { round: st.round }),
       tag: `squares-turn-${S.game.game_id}`, // one per game, a newer one replaces it
     });
   } catch (e) {

@@ -6,7 +6,8 @@ import { penaltyOf } from "../common/captions.js";
 import { $ } from "../common/dom.js";
 import { setMessage } from "../common/message.js";
 import { fillPieces, fillPlans, fillStatus, overResult, plansOfState, seatLetter, seatName } from "../common/panels.js";
-import { plural, signed } from "../common/words.js";
+import { nt, t } from "../common/i18n.js";
+import { signed } from "../common/words.js";
 import { autoOn } from "./auto.js";
 import { fillInvite } from "./invite.js";
 import { noticeTurn } from "./notice.js";
@@ -49,24 +50,27 @@ export function setControls(enabled, reason) {
 
 /* How the panel names a seat: "The computer" against the computer, else its name. */
 function label(st, seat) {
-  return st.mode === "vs_computer" && isComputer(st, seat) ? "The computer" : seatName(st, seat);
+  return st.mode === "vs_computer" && isComputer(st, seat) ? t("The computer") : seatName(st, seat);
 }
 
-const STAGE_WORDS = { 1: "squaring", 2: "the extra line", 3: "the random pieces" };
+const STAGE_WORDS = { 1: () => t("squaring"), 2: () => t("the extra line"), 3: () => t("the random pieces") };
 
 /* While `seat` plays (or its moves are shown) in `stage`: [the prompt, why the
    controls wait], or null when it is this page's player to act. */
 function waitingFor(st, seat, stage) {
   const name = seatName(st, seat);
   if (isComputer(st, seat)) {
-    const skip = S.anim ? " Wait for it to end, or skip the animation." : "";
-    return [`${label(st, seat)} is playing its turn… (stage ${stage}: ${STAGE_WORDS[stage] || ""}).${skip}`,
-      st.mode === "vs_computer" ? "Wait for the computer's turn to end." : `Wait for ${name}'s turn to end.`];
+    const skip = S.anim ? " " + t("Wait for it to end, or skip the animation.") : "";
+    const what = STAGE_WORDS[stage] ? STAGE_WORDS[stage]() : "";
+    return [t("{name} is playing its turn… (stage {stage}: {what}).", { name: label(st, seat), stage, what }) + skip,
+      st.mode === "vs_computer" ? t("Wait for the computer's turn to end.") : t("Wait for {name}'s turn to end.", { name })];
   }
   if (!S.game.token) {
-    return [`${name} is to move (stage ${stage}).`, "You are watching this game: this browser cannot play it."];
+    return [t("{name} is to move (stage {stage}).", { name, stage }), t("You are watching this game: this browser cannot play it.")];
   }
-  if (online(st) && seat !== mySeat(st)) return [`Waiting for ${name}… (stage ${stage})`, `Waiting for ${name} to move.`];
+  if (online(st) && seat !== mySeat(st)) {
+    return [t("Waiting for {name}… (stage {stage})", { name, stage }), t("Waiting for {name} to move.", { name })];
+  }
   return null;
 }
 
@@ -85,25 +89,25 @@ export function showPlaying(st, seat, stage) {
   let [prompt, reason] = waitingFor(st, seat, stage) || [];
   if (!prompt) {
     // This page's own player: its random pieces land, or moves made elsewhere are shown.
-    const who = st.mode === "two_players" ? `${seatName(st, seat)}: ` : "";
+    const who = st.mode === "two_players" ? t("{name}: ", { name: seatName(st, seat) }) : "";
     [prompt, reason] = stage === 3
-      ? [`${who}Stage 3 — the random pieces are landing…`, "Wait for the random pieces to land."]
-      : [`${who}The latest moves are being shown…`, "Wait for the moves to be shown."];
+      ? [who + t("Stage 3 — the random pieces are landing…"), t("Wait for the random pieces to land.")]
+      : [who + t("The latest moves are being shown…"), t("Wait for the moves to be shown.")];
   }
   $("prompt").textContent = prompt;
   barTurn(st, seat, stage); // the zoomed board's bar follows the turn shown too
   setControls(false, reason);
   $("advance-btn").classList.remove("hint");
-  $("advance-btn").textContent = stage === 3 ? "End turn ⏎" : "Next stage ⏎";
+  $("advance-btn").textContent = stage === 3 ? t("End turn ⏎") : t("Next stage ⏎");
   $("game").classList.toggle("waiting", Boolean(S.game.token));
 }
 
 /* Why the controls are disabled in a state this page's player cannot act in. */
 function reasonFor(st) {
-  if (st.abandoned) return "This game was abandoned.";
-  if (st.over) return "The game is over.";
+  if (st.abandoned) return t("This game was abandoned.");
+  if (st.over) return t("The game is over.");
   if (online(st) && st.open_seat !== null) {
-    return S.game.token ? "Waiting for your friend to join." : "Waiting for a second player to join.";
+    return S.game.token ? t("Waiting for your friend to join.") : t("Waiting for a second player to join.");
   }
   const waiting = waitingFor(st, st.turn, st.stage);
   return waiting ? waiting[1] : "";
@@ -119,40 +123,43 @@ export function resultWords(st, result) {
 // -- what the player is asked to do ----------------------------------------------------
 function promptFor(st) {
   const name = (seat) => seatName(st, seat);
-  if (st.abandoned) return "This game was abandoned: nobody can move in it any more. Start a new game.";
-  if (st.aborted) return "The game was aborted: nobody can move in it any more. Start a new game.";
-  if (st.over) return "Game over. Watch the replay, or start a new game.";
+  if (st.abandoned) return t("This game was abandoned: nobody can move in it any more. Start a new game.");
+  if (st.aborted) return t("The game was aborted: nobody can move in it any more. Start a new game.");
+  if (st.over) return t("Game over. Watch the replay, or start a new game.");
   if (online(st) && st.open_seat !== null) {
     if (S.game.token && S.game.invite && S.game.invite.rematch) {
-      return `${S.game.invite.rematch} can accept the rematch on their page, or open the link: the game starts when they join.`;
+      return t("{name} can accept the rematch on their page, or open the link: the game starts when they join.",
+        { name: S.game.invite.rematch });
     }
-    return S.game.token ? "Send your friend the invite link: the game starts when they join."
-      : "Waiting for a second player to join.";
+    return S.game.token ? t("Send your friend the invite link: the game starts when they join.")
+      : t("Waiting for a second player to join.");
   }
   const waiting = waitingFor(st, st.turn, st.stage);
   if (waiting) return waiting[0];
-  const who = st.mode === "two_players" ? `${name(st.turn)}: ` : online(st) ? "Your turn. " : "";
+  const who = st.mode === "two_players" ? t("{name}: ", { name: name(st.turn) }) : online(st) ? t("Your turn.") + " " : "";
   if (st.stage === 1) {
-    return `${who}Stage 1 — squaring: each line must close a square (+1). Keep each new square next to the one before, or it costs 5. Nothing to close? ${autoOn() ? "The game moves on to stage 2 by itself." : "Press Next stage."}`;
+    return who + t("Stage 1 — squaring: each line must close a square (+1). Keep each new square next to the one before, or it costs 5. Nothing to close?")
+      + " " + (autoOn() ? t("The game moves on to stage 2 by itself.") : t("Press Next stage."));
   }
   if (st.stage === 2) {
-    return st.legal.can_advance
-      ? `${who}Stage 2 done. Press Next stage: the random pieces follow.`
-      : `${who}Stage 2 — place one extra line anywhere. It scores nothing: try not to leave a square open.`;
+    return who + (st.legal.can_advance
+      ? t("Stage 2 done. Press Next stage: the random pieces follow.")
+      : t("Stage 2 — place one extra line anywhere. It scores nothing: try not to leave a square open."));
   }
-  return `${who}Stage 3 — the random pieces are on the board. ${autoOn() ? "The turn ends by itself." : "Press End turn."}`;
+  return who + t("Stage 3 — the random pieces are on the board.") + " "
+    + (autoOn() ? t("The turn ends by itself.") : t("Press End turn."));
 }
 
 // -- what kind of game: a practice game (a chosen seed), an online game's hints ----------
 function fillNotes(st) {
   const practice = $("practice-note");
   practice.hidden = st.ranked !== false;
-  practice.textContent = `Practice game · seed ${st.seed}`;
-  practice.title = "A chosen seed: the same random lines and pieces every time, never in the high scores.";
+  practice.textContent = t("Practice game · seed {seed}", { seed: st.seed });
+  practice.title = t("A chosen seed: the same random lines and pieces every time, never in the high scores.");
   const hints = $("hints-note");
   hints.hidden = !online(st);
-  hints.textContent = st.hints ? "Hints on" : "Hints off";
-  hints.title = st.hints ? "The player to move may ask for a hint." : "Neither player can ask for a hint in this game.";
+  hints.textContent = st.hints ? t("Hints on") : t("Hints off");
+  hints.title = st.hints ? t("The player to move may ask for a hint.") : t("Neither player can ask for a hint in this game.");
   $("hint-btn").hidden = !st.hints;
   $("keys-hint").hidden = !st.hints;
   $("over-practice").hidden = st.ranked !== false;
@@ -179,7 +186,7 @@ export function render(st) {
   board.dataset.over = st.over ? "true" : "false";
   const mine = canPlay(st);
   $("advance-btn").classList.remove("hint");
-  $("advance-btn").textContent = st.stage === 3 ? "End turn ⏎" : "Next stage ⏎";
+  $("advance-btn").textContent = st.stage === 3 ? t("End turn ⏎") : t("Next stage ⏎");
   setControls(mine, mine ? "" : reasonFor(st));
   if (!st.hints) $("hint-btn").disabled = true;
   fillNotes(st);
@@ -187,7 +194,7 @@ export function render(st) {
   $("prompt").textContent = promptFor(st);
   const game = $("game");
   game.classList.toggle("is-over", st.over);
-  $("replay-link").textContent = st.over ? "Replay this game" : "Replay so far";
+  $("replay-link").textContent = st.over ? t("Replay this game") : t("Replay so far");
   game.classList.toggle("watching", !S.game.token);
   game.classList.toggle("waiting", Boolean(S.game.token) && !st.over && !mine);
   if (!S.cursor) {
@@ -198,7 +205,8 @@ export function render(st) {
   if (st.over) S.board.hideCursor();
   else S.board.showCursor(S.cursor.x, S.cursor.y);
   const turnName = seatName(st, st.turn);
-  document.title = st.over ? "Squares — game over" : `Squares — round ${st.round}, ${turnName}, stage ${st.stage}`;
+  document.title = st.over ? t("Squares — game over")
+    : t("Squares — round {round}, {name}, stage {stage}", { round: st.round, name: turnName, stage: st.stage });
   noticeTurn(st); // a hidden tab's "Your turn" (its title, a notification)
   syncZoomTools();
   if (st.over) showOver(st);
@@ -208,9 +216,13 @@ export function render(st) {
 function fillLastTurn(st) {
   const box = $("last-box");
   let summary = "";
-  if (S.lastTurn) summary = summarizeTurn(st, S.lastTurn) + (S.lastTurn.final ? " The game ended on this turn." : "");
-  else if (st.last_turn) summary = `${seatName(st, st.last_turn.seat)}: ${plural(st.last_turn.lines.length, "line")}, ${plural(st.last_turn.squares.length, "square")} formed.`;
-  $("last-title").textContent = "Last turn";
+  if (S.lastTurn) summary = summarizeTurn(st, S.lastTurn) + (S.lastTurn.final ? " " + t("The game ended on this turn.") : "");
+  else if (st.last_turn) {
+    const lines = nt("{n} line", "{n} lines", st.last_turn.lines.length);
+    const squares = nt("{n} square", "{n} squares", st.last_turn.squares.length);
+    summary = t("{name}: {lines}, {squares} formed.", { name: seatName(st, st.last_turn.seat), lines, squares });
+  }
+  $("last-title").textContent = t("Last turn");
   $("last-summary").textContent = summary;
   const lastSeat = S.lastTurn ? S.lastTurn.seat : st.last_turn ? st.last_turn.seat : null;
   const computerPlans = lastSeat !== null && isComputer(st, lastSeat) && !(st.over && st.mode !== "vs_computer")
@@ -237,10 +249,10 @@ function summarizeTurn(st, turn) {
     }
   }
   const delta = won - penalty;
-  const parts = [`${plural(lines, "line")}`];
-  if (won) parts.push(`${plural(won, "square")} won`);
-  if (penalty) parts.push(`an irregular square (−${penalty})`);
-  if (ownerless) parts.push(`${ownerless} ownerless`);
-  if (pieces) parts.push(`${plural(pieces, "random piece")}`);
-  return `${seatName(st, turn.seat)}: ${signed(delta)} — ${parts.join(", ")}.`;
+  const parts = [nt("{n} line", "{n} lines", lines)];
+  if (won) parts.push(nt("{n} square won", "{n} squares won", won));
+  if (penalty) parts.push(t("an irregular square (−{penalty})", { penalty }));
+  if (ownerless) parts.push(t("{n} ownerless", { n: ownerless }));
+  if (pieces) parts.push(nt("{n} random piece", "{n} random pieces", pieces));
+  return t("{name}: {delta} — {parts}.", { name: seatName(st, turn.seat), delta: signed(delta), parts: parts.join(", ") });
 }

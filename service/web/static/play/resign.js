@@ -5,6 +5,7 @@
    second sends POST .../resign or .../abort with the seat's token. The answer's events
    end the game as any move's do (anim.js), and the end screen says the result. */
 
+import { t } from "../common/i18n.js";
 import { api, ApiError } from "../common/api.js";
 import { $ } from "../common/dom.js";
 import { setMessage } from "../common/message.js";
@@ -26,11 +27,11 @@ function mayResign(st) {
 
 /* The question, in the words of this game: who resigns and who then wins. */
 function question(st, what) {
-  if (what === "abort") return "Abort this game? It ends with no result, for both of you.";
-  if (st.mode === "vs_computer") return "Resign this game? The computer wins, and the game enters no high score table.";
-  if (online(st)) return "Resign this game? Your friend wins.";
+  if (what === "abort") return t("Abort this game? It ends with no result, for both of you.");
+  if (st.mode === "vs_computer") return t("Resign this game? The computer wins, and the game enters no high score table.");
+  if (online(st)) return t("Resign this game? Your friend wins.");
   const seat = isComputer(st, st.turn) ? 1 : st.turn; // on one screen: the seat to move
-  return `${seatName(st, seat)}: resign this game? ${seatName(st, 3 - seat)} wins.`;
+  return t("{name}: resign this game? {other} wins.", { name: seatName(st, seat), other: seatName(st, 3 - seat) });
 }
 
 function closeQuestion(focusBack) {
@@ -45,17 +46,18 @@ function ask(what) {
   if (!st) return;
   asking = what;
   $("end-question").textContent = question(st, what);
-  $("end-yes").textContent = what === "abort" ? "Yes, abort" : "Yes, resign";
+  $("end-yes").textContent = what === "abort" ? t("Yes, abort") : t("Yes, resign");
   $("end-confirm").hidden = false;
   $("end-yes").focus();
 }
 
 /* What the page says once the game has ended so (the end screen says it too). */
 function saidAfter(st, what) {
-  if (what === "abort") return "The game was aborted: no result.";
+  if (what === "abort") return t("The game was aborted: no result.");
   const me = youSeat(st);
-  const who = me !== null && st.resigned === me ? "You" : seatName(st, st.resigned);
-  return `${who} resigned: ${seatName(st, st.winner)} wins.`;
+  const winner = seatName(st, st.winner);
+  if (me !== null && st.resigned === me) return t("You resigned: {winner} wins.", { winner });
+  return t("{name} resigned: {winner} wins.", { name: seatName(st, st.resigned), winner });
 }
 
 async function confirm() {

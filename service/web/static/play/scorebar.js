@@ -7,6 +7,7 @@
    the state the page last drew. Only a look (aria-hidden): the status panel says the
    same to a screen reader. */
 
+import { t } from "../common/i18n.js";
 import { $ } from "../common/dom.js";
 import { seatName, seatView } from "../common/panels.js";
 import { S, isComputer, mySeat, online, youSeat } from "./state.js";
@@ -21,28 +22,28 @@ export function fillScorebar(st) {
     field(`label${seat}`).title = v.full;
   }
   barScores(S.shown);
-  field("stage").textContent = st.over ? "" : `Round ${st.round}`;
+  field("stage").textContent = st.over ? "" : t("Round {round}", { round: st.round });
   barTurn(st, st.turn, st.stage);
 }
 
 /* What each stage asks of the player to move, in a few words. */
-const STAGE_TASK = { 1: "close a square", 2: "one extra line", 3: "the random pieces" };
+const STAGE_TASK = { 1: () => t("close a square"), 2: () => t("one extra line"), 3: () => t("the random pieces") };
 
 /* Who moves now, and in which stage: `seat` playing `stage` of game `st`. */
 export function turnWords(st, seat, stage) {
-  if (st.over) return "Game over";
+  if (st.over) return t("Game over");
   if (online(st) && st.open_seat !== null) {
-    return S.game && S.game.token ? "Waiting for your friend to join" : "Waiting for a second player";
+    return S.game && S.game.token ? t("Waiting for your friend to join") : t("Waiting for a second player");
   }
-  const task = `stage ${stage}: ${STAGE_TASK[stage] || ""}`;
+  const task = t("stage {stage}: {task}", { stage, task: STAGE_TASK[stage] ? STAGE_TASK[stage]() : "" });
   if (isComputer(st, seat)) {
-    const who = st.mode === "vs_computer" ? "The computer" : seatName(st, seat);
-    return `${who} is moving… (stage ${stage})`;
+    if (st.mode === "vs_computer") return t("The computer is moving… (stage {stage})", { stage });
+    return t("{name} is moving… (stage {stage})", { name: seatName(st, seat), stage });
   }
   const mine = Boolean(S.game && S.game.token) && (!online(st) || seat === mySeat(st));
-  if (mine && st.mode !== "two_players") return `Your turn — ${task}`;
-  if (mine) return `${seatName(st, seat)}'s turn — ${task}`;
-  return `${seatName(st, seat)}'s turn — stage ${stage}`;
+  if (mine && st.mode !== "two_players") return t("Your turn — {task}", { task });
+  if (mine) return t("{name}'s turn — {task}", { name: seatName(st, seat), task });
+  return t("{name}'s turn — stage {stage}", { name: seatName(st, seat), stage });
 }
 
 /* The bar's line of who moves: `seat` in `stage` (the turn being shown). */

@@ -1,12 +1,13 @@
 /* Squares, the play page: the scores in the status panel, which count to their new
    value with a +1 / −5 badge, and the game-over box with the high scores. */
 
+import { t } from "../common/i18n.js";
 import { api, ApiError } from "../common/api.js";
 import { $, text } from "../common/dom.js";
 import { setMessage } from "../common/message.js";
 import { overResult, seatName } from "../common/panels.js";
 import { finished } from "../common/store.js";
-import { signed } from "../common/words.js";
+import { levelWord, signed } from "../common/words.js";
 import { showAgain } from "./again.js";
 import { barScores } from "./scorebar.js";
 import { S, mySeat, youSeat } from "./state.js";
@@ -52,7 +53,7 @@ function animateScore(seat, from, to) {
   dd.dataset.score = String(to);
 }
 
-const TABLE_NAMES = { vs_computer: "High scores", two_players: "Two-player results", online: "Online results" };
+const TABLE_NAMES = { vs_computer: () => t("High scores"), two_players: () => t("Two-player results"), online: () => t("Online results") };
 
 /* The page of the player named `name`: the page's url_for of the name "_"
    (#play-root's data-player-url) with the name percent-encoded in its place. */
@@ -68,13 +69,35 @@ function showPlayerLinks(st) {
   const humans = st.seats.filter((s) => s.kind === "human" && s.name && playerUrl(s.name));
   box.hidden = humans.length === 0;
   if (box.hidden) return;
-  box.append(humans.length === 1 ? "Player's page: " : "Players' pages: ");
+  box.append(humans.length === 1 ? t("Player's page: ") : t("Players' pages: "));
   humans.forEach((s, i) => {
     if (i) box.append(" · ");
     const a = text("a", s.name, `player-link who-${s.seat}`);
     a.href = playerUrl(s.name);
     box.appendChild(a);
   });
+}
+
+/* A daily challenge's game over: its place in today's ranking (docs/rules.md, the daily
+   challenge), or that it was practice. */
+async function showDailyRank(st) {
+  const line = $("over-daily");
+  if (!st.daily) return;
+  line.hidden = false;
+  if (st.practice) {
+    line.textContent = t("A practice game of the daily challenge: only your first game of the day is ranked.");
+    return;
+  }
+  try {
+    const day = await api("GET", "/api/daily");
+    const entry = day.ranking.find((e) => e.game_id === st.game_id);
+    line.textContent = entry
+      ? t("Today's rank: {place} of {count}", { place: entry.place, count: day.ranked_players })
+      : t("Your ranked attempt of the daily challenge: its day is over, see the daily page.");
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    line.hidden = true;
+  }
 }
 
 /* Game over: the result, links to the players' pages and what to do next at the top
@@ -89,6 +112,7 @@ export async function showOver(st) {
   $("over-title").textContent = result.title;
   $("over-result").textContent = result.line;
   showPlayerLinks(st);
+  showDailyRank(st);
   if (!shown) {
     showAgain(st);
     if (S.zoomed) zoom(false); // the whole final board
@@ -98,8 +122,9 @@ export async function showOver(st) {
   const mode = TABLE_NAMES[st.mode] ? st.mode : "vs_computer";
   // The main table ranks each level apart (docs/rules.md): the game beside its level's.
   const level = st.mode === "vs_computer" && st.difficulty ? st.difficulty : "";
-  $("over-caption").textContent =
-    `${TABLE_NAMES[mode]} on ${st.height} × ${st.width}${level ? `, ${level} level` : ""}`;
+  const caption = { table: TABLE_NAMES[mode](), height: st.height, width: st.width, level: levelWord(level) };
+  $("over-caption").textContent = level ? t("{table} on {height} × {width}, {level} level", caption)
+    : t("{table} on {height} × {width}", caption);
   const tbody = $("over-table").querySelector("tbody");
   let rows = [];
   try {
@@ -129,10 +154,10 @@ export async function showOver(st) {
     } else {
       name.textContent = row.name;
     }
-    if (you) name.append("  ◀ you");
+    if (you) name.append("  " + t("◀ you"));
     tr.appendChild(name);
     tr.appendChild(text("td", String(row.score)));
-    tr.appendChild(text("td", row.difficulty || ""));
+    tr.appendChild(text("td", levelWord(row.difficulty)));
     tbody.appendChild(tr);
   });
   tbody.dataset.loaded = "true";

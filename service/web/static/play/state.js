@@ -1,6 +1,7 @@
 /* Squares, the play page: its state, shared by the page's modules, and what follows
    from it (whose turn, who may move). */
 
+import { t } from "../common/i18n.js";
 import { gamePath } from "../common/api.js";
 import { $ } from "../common/dom.js";
 import { namesOf, seatName } from "../common/panels.js";
@@ -66,7 +67,7 @@ export function otherSide(seat) {
 export function youOf(st, seat) {
   if (st.mode === "vs_computer" && !isComputer(st, seat)) return "You";
   if (online(st) && seat === mySeat(st)) return "You";
-  return seatName(st, seat) || `Seat ${seat}`;
+  return seatName(st, seat) || t("Seat {seat}", { seat });
 }
 
 /* The seat whose turn a list of events belongs to (the first event that names one). */

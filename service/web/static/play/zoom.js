@@ -10,6 +10,7 @@
      tap scrolls to the line; it goes once the line is on screen, or with this page's
      player's next line. Passive scroll listeners, one frame at a time. */
 
+import { t } from "../common/i18n.js";
 import { pt } from "../common/captions.js";
 import { $ } from "../common/dom.js";
 import { syncScorebar } from "./scorebar.js";
@@ -18,7 +19,7 @@ import { S, otherSide } from "./state.js";
 const MIN_TAP_SCALE = 0.85; // px per board unit for 24 px tap targets (slots 28.3 units apart)
 const SIDES = ["left", "right", "up", "down"];
 const ARROW = { left: "←", right: "→", up: "↑", down: "↓" };
-const WHERE = { left: "to the left", right: "to the right", up: "above", down: "below" };
+const WHERE = { left: () => t("to the left"), right: () => t("to the right"), up: () => t("above"), down: () => t("below") };
 
 let geo = null; // while zoomed: where the field lies in the scroller's content (px)
 let pending = []; // the other side's lines drawn off screen, oldest first: {x, y, side}
@@ -33,15 +34,15 @@ export function tooSmall() {
 
 /* The rule in words under the board: a tap on a board whose lines are too close
    together to hit only zooms in; zoomed (or on a board big enough), a tap draws. */
-const TIP_FIT = "The lines are too close together to tap: your first tap zooms in, then a tap draws a line.";
-const TIP_ZOOMED = "Tap a line to draw it.";
+const TIP_FIT = t("The lines are too close together to tap: your first tap zooms in, then a tap draws a line.");
+const TIP_ZOOMED = t("Tap a line to draw it.");
 
 export function syncZoomTools() {
   const small = S.zoomed || tooSmall();
   $("zoom-btn").hidden = !small;
   $("zoom-tip").hidden = !small;
   $("zoom-tip").textContent = S.zoomed ? TIP_ZOOMED : TIP_FIT;
-  $("zoom-btn").textContent = S.zoomed ? "Fit the board" : "Zoom in";
+  $("zoom-btn").textContent = S.zoomed ? t("Fit the board") : t("Zoom in");
   $("zoom-btn").setAttribute("aria-pressed", S.zoomed ? "true" : "false");
 }
 
@@ -246,10 +247,11 @@ function cut(strip, at, lo, hi, half) {
 /* A "New move" button's words: its arrow on the side it points to, and the line it
    shows in its accessible name. */
 function label(button, side, p, count) {
-  const words = count > 1 ? "New moves" : "New move";
+  const words = count > 1 ? t("New moves") : t("New move");
   const text = side === "left" || side === "up" ? `${ARROW[side]} ${words}` : `${words} ${ARROW[side]}`;
   if (button.textContent !== text) button.textContent = text;
-  button.setAttribute("aria-label", `${words} ${WHERE[side]}, off screen: show the line at ${pt(p.x, p.y)}`);
+  const where = WHERE[side]();
+  button.setAttribute("aria-label", t("{moves} {where}, off screen: show the line at {point}", { moves: words, where, point: pt(p.x, p.y) }));
   button.dataset.x = String(p.x);
   button.dataset.y = String(p.y);
 }

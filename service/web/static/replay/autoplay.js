@@ -1,6 +1,7 @@
 /* Squares, the replay page: autoplay, one step after another at the chosen speed
    (#speed, milliseconds a step) until the last step or a pause. */
 
+import { t } from "../common/i18n.js";
 import { $ } from "../common/dom.js";
 import { R, total } from "./state.js";
 import { show } from "./step.js";
@@ -10,7 +11,7 @@ let playTimer = null;
 
 function setPlaying(on) {
   playing = on;
-  $("play-btn").textContent = on ? "Pause" : "▶ Play";
+  $("play-btn").textContent = on ? t("Pause") : t("▶ Play");
   $("play-btn").setAttribute("aria-pressed", on ? "true" : "false");
 }
 

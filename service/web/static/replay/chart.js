@@ -1,6 +1,7 @@
 /* Squares, the replay page: the score chart, both seats' scores over the steps, with
    a marker at the step on screen; a click on the chart goes to that step. */
 
+import { t } from "../common/i18n.js";
 import { $, svgEl } from "../common/dom.js";
 import { go } from "./bus.js";
 import { series, total } from "./state.js";
@@ -18,13 +19,13 @@ export function drawChart() {
   svgEl("line", { class: "axis", x1: L, y1: y(0), x2: CW - R, y2: y(0) }, svg);
   svgEl("line", { class: "axis", x1: L, y1: T, x2: L, y2: CH - BOT }, svg);
   const label = (text, attrs) => {
-    const t = svgEl("text", attrs, svg);
-    t.textContent = text;
+    const node = svgEl("text", attrs, svg);
+    node.textContent = text;
   };
   label(String(hi), { x: L - 4, y: y(hi) + 4, "text-anchor": "end" });
   label(String(lo), { x: L - 4, y: y(lo) + 4, "text-anchor": "end" });
-  label("step 1", { x: L, y: CH - 4 });
-  label(`step ${total}`, { x: CW - R, y: CH - 4, "text-anchor": "end" });
+  label(t("step {k}", { k: 1 }), { x: L, y: CH - 4 });
+  label(t("step {k}", { k: total }), { x: CW - R, y: CH - 4, "text-anchor": "end" });
   for (const seat of [1, 2]) {
     const pts = series.map((s, i) => `${chartX(i + 1).toFixed(1)},${y(s[seat - 1]).toFixed(1)}`).join(" ");
     svgEl("polyline", { class: `score score-${seat}`, points: pts }, svg);
@@ -44,5 +45,6 @@ export function markChart(k) {
   m.setAttribute("x2", chartX(k));
   m.setAttribute("data-step", String(k));
   const s = series[k - 1];
-  $("chart").setAttribute("aria-label", s ? `Scores over time; at step ${k}: ${s[0]} – ${s[1]}` : "Scores over time");
+  $("chart").setAttribute("aria-label", s ? t("Scores over time; at step {k}: {score1} – {score2}", { k, score1: s[0], score2: s[1] })
+    : t("Scores over time"));
 }

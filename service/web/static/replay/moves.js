@@ -3,6 +3,7 @@
    view (but a replay opened on its final position shows the list from its start);
    the steps where turns begin, for the turn-by-turn controls. */
 
+import { t } from "../common/i18n.js";
 import { describeEvent, penaltyOf, pt } from "../common/captions.js";
 import { $, text } from "../common/dom.js";
 import { signed } from "../common/words.js";
@@ -32,29 +33,31 @@ function shortLabel(ev) {
       return s;
     }
     case "stage_advanced":
-      return d.reason === "irregular_square" ? "→ stage 2 (irregular)" : d.stage === 1 ? "end of turn" : `→ stage ${d.stage}`;
+      return d.reason === "irregular_square" ? t("→ stage 2 (irregular)") : d.stage === 1 ? t("end of turn")
+        : t("→ stage {stage}", { stage: d.stage });
     case "piece_inserted":
-      return d.skipped ? `piece ${d.size}: skipped` : `piece ${d.size}`;
+      return d.skipped ? t("piece {size}: skipped", { size: d.size }) : t("piece {size}", { size: d.size });
     case "move_explained":
-      return `plan ${d.stage}`;
+      return t("plan {stage}", { stage: d.stage });
     case "game_over":
-      return "game over";
+      return t("game over");
     case "high_scores_entered":
-      return "high scores";
+      return t("high scores");
     case "game_abandoned":
-      return "abandoned";
+      return t("abandoned");
     case "game_resigned":
-      return "resigned";
+      return t("resigned");
     case "game_aborted":
-      return "aborted";
+      return t("aborted");
     case "game_created":
-      return `start: ${d.height} × ${d.width}${d.ranked === false ? `, practice, seed ${d.seed}` : ""}`;
+      return d.ranked === false ? t("start: {height} × {width}, practice, seed {seed}", d)
+        : t("start: {height} × {width}", d);
     case "seed_revealed":
-      return "seed revealed";
+      return t("seed revealed");
     case "seat_claimed":
-      return `${d.name} joined`;
+      return t("{name} joined", { name: d.name });
     case "hint_used":
-      return "hint (assisted)";
+      return t("hint (assisted)");
     default:
       return ev.type;
   }
@@ -78,14 +81,15 @@ export function buildMoves() {
   let roundLi = null, turnLi = null, stageLi = null, stageList = null;
   let round = 0, seat = 0, stage = 0, turnPoints = 0, turnHead = null;
   const closeTurn = () => {
-    if (turnHead) turnHead.textContent = `${names[seat] || "Seat " + seat} ${signed(turnPoints)}`;
+    const name = names[seat] || t("Seat {seat}", { seat });
+    if (turnHead) turnHead.textContent = `${name} ${signed(turnPoints)}`;
   };
   const openTurn = (r, s) => {
     if (r !== round || !roundLi) {
       round = r;
       roundLi = document.createElement("li");
       roundLi.className = "round";
-      roundLi.appendChild(text("h3", `Round ${r}`));
+      roundLi.appendChild(text("h3", t("Round {round}", { round: r })));
       const turns = document.createElement("ol");
       turns.className = "turns";
       roundLi.appendChild(turns);
@@ -108,7 +112,7 @@ export function buildMoves() {
   const openStage = (n) => {
     stage = n;
     stageLi = document.createElement("li");
-    stageLi.appendChild(text("span", `Stage ${n}`, "stage-name"));
+    stageLi.appendChild(text("span", t("Stage {stage}", { stage: n }), "stage-name"));
     stageList.appendChild(stageLi);
   };
   const first = R.events[0];

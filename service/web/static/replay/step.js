@@ -3,6 +3,7 @@
    in the move list and on the score chart, and the step in the URL; then a
    "shown" on the page's bus (a step that cannot be loaded: "failed"). */
 
+import { t } from "../common/i18n.js";
 import { Board } from "../common/board.js";
 import { describeEvent } from "../common/captions.js";
 import { $ } from "../common/dom.js";
@@ -46,7 +47,7 @@ export async function show(k) {
   fillStatus($("status"), st);
   fillPieces($("pieces"), st.last_pieces || []);
   fillPlans($("ai-box"), events.length >= k ? plansOf(events.slice(0, k)) : plansOfState(st), st);
-  $("step-desc").textContent = ev ? `Step ${k}: ${describeEvent(ev, names)}` : `Step ${k}`;
+  $("step-desc").textContent = ev ? t("Step {k}: {event}", { k, event: describeEvent(ev, names) }) : t("Step {k}", { k });
   markChart(k);
   $("prev-btn").disabled = k <= 1;
   $("first-btn").disabled = k <= 1;

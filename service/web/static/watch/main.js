@@ -9,6 +9,7 @@
    One module: the board, the panels, the captions, the feed and "Copy watch link"
    are common/'s. */
 
+import { nt, t } from "../common/i18n.js";
 import { gamePath, getJson } from "../common/api.js";
 import { Board } from "../common/board.js";
 import { describeEvent } from "../common/captions.js";
@@ -23,7 +24,7 @@ const root = $("watch-root");
 const gameId = root.dataset.gameId;
 const base = gamePath(gameId);
 const FEED_MAX = 200; // captions kept on the page (both lists)
-const LIVE = "Live: following the game as it is played.";
+const LIVE = t("Live: following the game as it is played.");
 
 let board = null;
 let state = null;
@@ -65,15 +66,16 @@ function draw(st) {
     const result = overResult(st);
     $("over-title").textContent = result.title;
     $("over-result").textContent = result.line;
-    $("replay-link").textContent = "Replay this game";
+    $("replay-link").textContent = t("Replay this game");
     $("over").hidden = false;
-    document.title = "Squares — watching: game over";
-    setLive("Game over.", "ended");
+    document.title = t("Squares — watching: game over");
+    setLive(t("Game over."), "ended");
     // A state read can be ahead of the feed: close it only once every event has
     // been captioned (the server ends the stream after game over anyway).
     if (lastSeq >= st.version) stop();
   } else {
-    document.title = `Squares — watching: round ${st.round}, ${seatName(st, st.turn)}, stage ${st.stage}`;
+    document.title = t("Squares — watching: round {round}, {name}, stage {stage}",
+      { round: st.round, name: seatName(st, st.turn), stage: st.stage });
   }
 }
 
@@ -129,7 +131,7 @@ async function loadPast(upTo) {
   try {
     page = await getJson(`${base}/events?after=${after}&limit=${upTo - after}`);
   } catch (e) {
-    showError(`The earlier moves could not be loaded: ${e.message}`);
+    showError(t("The earlier moves could not be loaded: {error}", { error: e.message }));
     return;
   }
   const list = document.createDocumentFragment();
@@ -159,7 +161,7 @@ function onViewers(data) {
   const count = data && data.count;
   if (typeof count !== "number" || count < 0) return;
   const box = $("viewers");
-  box.textContent = `${count} watching`;
+  box.textContent = nt("{n} watching", "{n} watching", count);
   box.dataset.count = String(count);
 }
 
@@ -172,7 +174,7 @@ function onStatus(status) {
   if (state && state.over) return;
   if (status === "live") setLive(LIVE, "live");
   else if (status === "reconnecting") setLive(RECONNECTING, "lost");
-  else if (status === "paused") setLive("Paused while this tab is hidden.", "");
+  else if (status === "paused") setLive(t("Paused while this tab is hidden."), "");
 }
 
 function follow() {
@@ -187,7 +189,7 @@ function follow() {
     onStatus,
   });
   if (!following) {
-    setLive("This browser cannot follow games live; reload the page to see the newest state.", "ended");
+    setLive(t("This browser cannot follow games live; reload the page to see the newest state."), "ended");
   }
 }
 
@@ -197,7 +199,7 @@ async function start() {
     draw(answer.state);
   } catch (e) {
     showError(e.message);
-    setLive("Could not load the game.", "ended");
+    setLive(t("Could not load the game."), "ended");
     return;
   }
   lastSeq = state.version;

@@ -2,8 +2,9 @@
    as an outlined bar, what the player took filled inside it, in the seat's colour;
    a "?" over the turns that lost points. A click on a turn goes to its start. */
 
+import { t } from "../../common/i18n.js";
 import { svgEl } from "../../common/dom.js";
-import { lossText, stage1Text } from "./text.js";
+import { approx, lossText, stage1Text } from "./text.js";
 
 const CW = 300, CH = 120, L = 26, R = 6, T = 14, BOT = 16;
 
@@ -16,7 +17,7 @@ function label(parent, text, attrs) {
 export function drawReviewChart(svg, turns, names, onPick) {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   svg.setAttribute("viewBox", `0 0 ${CW} ${CH}`);
-  const values = turns.flatMap((t) => [t.stage1.best, t.stage1.gained]).concat([0]);
+  const values = turns.flatMap((turn) => [turn.stage1.best, turn.stage1.gained]).concat([0]);
   const hi = Math.max(...values, 1);
   const lo = Math.min(...values);
   const y = (v) => T + ((CH - T - BOT) * (hi - v)) / (hi - lo);
@@ -28,28 +29,29 @@ export function drawReviewChart(svg, turns, names, onPick) {
   label(svg, "0", { x: L - 4, y: y(0) + 4, "text-anchor": "end" });
   if (lo < 0) label(svg, String(lo), { x: L - 4, y: y(lo) + 4, "text-anchor": "end" });
   if (turns.length) {
-    label(svg, "turn 1", { x: L, y: CH - 3 });
-    label(svg, `turn ${turns.length}`, { x: CW - R, y: CH - 3, "text-anchor": "end" });
+    label(svg, t("turn {n}", { n: 1 }), { x: L, y: CH - 3 });
+    label(svg, t("turn {n}", { n: turns.length }), { x: CW - R, y: CH - 3, "text-anchor": "end" });
   }
   const bar = (g, cls, x, v) => {
     const top = Math.min(y(v), y(0));
     svgEl("rect", { class: cls, x, y: top, width: bw, height: Math.max(1, Math.abs(y(v) - y(0))) }, g);
   };
-  turns.forEach((t, i) => {
+  turns.forEach((turn, i) => {
     const g = svgEl("g", {
-      class: `review-turn seat-${t.seat}${t.lost > 0 ? " lost" : ""}${t.exact === false ? " approximate" : ""}`,
-      "data-turn": t.turn, "data-start-seq": t.start_seq,
+      class: `review-turn seat-${turn.seat}${turn.lost > 0 ? " lost" : ""}${turn.exact === false ? " approximate" : ""}`,
+      "data-turn": turn.turn, "data-start-seq": turn.start_seq,
     }, svg);
-    const name = names[t.seat] || `Seat ${t.seat}`;
-    const said = t.lost > 0 ? lossText(t) : stage1Text(t);
-    svgEl("title", {}, g).textContent = `Turn ${t.turn} (round ${t.round}, ${name}): ${said}`
-      + (t.exact === false && !said.includes("approximate") ? " (approximate)" : "");
+    const name = names[turn.seat] || t("Seat {seat}", { seat: turn.seat });
+    const said = turn.lost > 0 ? lossText(turn) : stage1Text(turn);
+    const mark = approx(turn);
+    svgEl("title", {}, g).textContent = t("Turn {turn} (round {round}, {name}): {said}",
+      { turn: turn.turn, round: turn.round, name, said }) + (mark && !said.includes(mark) ? mark : "");
     const x = L + slot * i + (slot - bw) / 2;
     svgEl("rect", { class: "hit", x: L + slot * i, y: T - 12, width: slot, height: CH - BOT - T + 12 }, g);
-    bar(g, "best", x, t.stage1.best);
-    bar(g, "gained", x, t.stage1.gained);
-    if (t.lost > 0) label(g, "?", { class: "lost-mark", x: x + bw / 2, y: Math.min(y(t.stage1.best), y(0)) - 3, "text-anchor": "middle" });
-    g.addEventListener("click", () => onPick(t.start_seq));
+    bar(g, "best", x, turn.stage1.best);
+    bar(g, "gained", x, turn.stage1.gained);
+    if (turn.lost > 0) label(g, "?", { class: "lost-mark", x: x + bw / 2, y: Math.min(y(turn.stage1.best), y(0)) - 3, "text-anchor": "middle" });
+    g.addEventListener("click", () => onPick(turn.start_seq));
   });
 }
 

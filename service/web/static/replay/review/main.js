@@ -6,6 +6,7 @@
    text.js puts the review in words. A folder of its own inside replay/: the review
    is a part of the replay page that only ended games have. */
 
+import { t } from "../../common/i18n.js";
 import { gamePath, request } from "../../common/api.js";
 import { $ } from "../../common/dom.js";
 import { go, on } from "../bus.js";
@@ -37,8 +38,8 @@ function showReview(review, movesBuilt) {
   initOverlay(turns);
   const follow = (k) => {
     drawBest(k);
-    const t = turnAt(turns, k);
-    markReviewTurn(chart, t ? t.turn : null);
+    const turn = turnAt(turns, k);
+    markReviewTurn(chart, turn ? turn.turn : null);
   };
   on("shown", follow);
   follow(R.step);
@@ -56,7 +57,7 @@ export function initReview(movesBuilt) {
   async function poll() {
     const answer = await request("GET", url).catch(() => null); // null: no answer
     if (!answer || answer.data === null) {
-      say("Review: the server cannot be reached; trying again…", "error");
+      say(t("Review: the server cannot be reached; trying again…"), "error");
       later(RETRY_MS);
       return;
     }
@@ -64,12 +65,12 @@ export function initReview(movesBuilt) {
     if (status === 200 && data.status === "ready") {
       showReview(data, movesBuilt);
     } else if (status === 202) {
-      say("Review: on its way", "pending");
+      say(t("Review: on its way"), "pending");
       later(++polls < 20 ? POLL_MS : SLOW_MS);
     } else if (status === 404 || status === 409) {
       $("review").hidden = true;
     } else {
-      say(`Review: not available now (HTTP ${status}); trying again…`, "error");
+      say(t("Review: not available now (HTTP {status}); trying again…", { status }), "error");
       later(RETRY_MS);
     }
   }

@@ -4,6 +4,7 @@
    board's own lines and squares are left as they are. review/main.js calls
    `drawBest` for every step shown. */
 
+import { t } from "../../common/i18n.js";
 import { $, svgEl } from "../../common/dom.js";
 import { R, names } from "../state.js";
 import { bestText, turnAt } from "./text.js";
@@ -27,16 +28,16 @@ function lineAt(svg, x, y, cls) {
 export function drawBest(k) {
   const svg = $("board");
   for (const old of svg.querySelectorAll("g.review-overlay")) old.remove();
-  const t = turnAt(turns, k);
-  $("best-note").textContent = on && t ? bestText(t, names[t.seat] || `Seat ${t.seat}`) : "";
-  if (!on || !t) return;
-  const g = svgEl("g", { class: "review-overlay", "aria-hidden": "true", "data-turn": t.turn });
-  for (const [x, y] of t.stage1.best_lines) {
+  const turn = turnAt(turns, k);
+  $("best-note").textContent = on && turn ? bestText(turn, names[turn.seat] || t("Seat {seat}", { seat: turn.seat })) : "";
+  if (!on || !turn) return;
+  const g = svgEl("g", { class: "review-overlay", "aria-hidden": "true", "data-turn": turn.turn });
+  for (const [x, y] of turn.stage1.best_lines) {
     const line = lineAt(svg, x, y, "best-line");
     if (line) g.appendChild(line);
   }
-  if (t.stage2) {
-    const line = lineAt(svg, t.stage2.better[0], t.stage2.better[1], "better-line");
+  if (turn.stage2) {
+    const line = lineAt(svg, turn.stage2.better[0], turn.stage2.better[1], "better-line");
     if (line) g.appendChild(line);
   }
   svg.appendChild(g);
