@@ -3,14 +3,17 @@
     .venv/bin/python benchmarks/move_cost.py             # 60 games of 9 x 13, easy
     .venv/bin/python benchmarks/move_cost.py --quick     # 6 games
     .venv/bin/python benchmarks/move_cost.py --signed-in # the games of a signed-in player
+    .venv/bin/python benchmarks/move_cost.py --daily     # today's daily challenge, as guests
+    .venv/bin/python benchmarks/move_cost.py --size 19x33 --level hard  # its like, not daily
 
 The same play as ``benchmarks/load.py`` (for each move ``GET .../hint``, then ``POST
 .../lines`` or ``.../advance`` with ``expected_version`` and the token; a new 9 x 13
-game against the easy computer whenever one ends), driven straight into the WSGI app
-in this process on a fresh SQLite file, as shipped (limits on, set high enough that
-one client is never refused), one request at a time. No HTTP server and no thread
-hop: load.py's "server CPU per healthz" minus the app's own cost of one ``/healthz``
-(printed here) is what those add to every request.
+game against the easy computer whenever one ends, unless ``--size`` and ``--level``
+say otherwise), driven straight into the WSGI app in this process on a fresh SQLite
+file, as shipped (limits on, set high enough that one client is never refused), one
+request at a time. No HTTP server and no thread hop: load.py's "server CPU per
+healthz" minus the app's own cost of one ``/healthz`` (printed here) is what those
+add to every request.
 
 First the CPU per move is measured without a profiler; then the same play runs again
 while the process's CPU clock interrupts it every half millisecond (SIGPROF), and
@@ -24,6 +27,20 @@ record creates them all under its name, and every request carries its session co
 and, when it writes, the ``Origin`` of the app's own pages, as a browser sends them
 (the cross-site check refuses a write with the cookie and without our origin): what
 a player's record and session add to a move.
+
+With ``--daily`` every game is today's daily challenge (``"daily": true``, only the
+name given): the default 19 x 33 field against the hard computer, rules edition 2. A
+guest's daily game is practice, so it has hints, and the play is the same. A date has
+one daily game under one daily secret, so each game is started under a secret of its
+own (the services' setting, changed between games as a test changes it), as if each
+were another instance's game of the date: the games differ as the chosen seeds' do,
+rather than one game played 60 times. Its like without the daily challenge is
+``--size 19x33 --level hard``, which the API plays by the newest rules edition, not
+2: on the default field both editions draw the same initial lines and the same pieces
+from a seed (`domain.random_lines`), so the server does the same work a move. What
+the daily code could change is the app's own share of a move, printed as "app CPU
+per move without the AI" (the move less the part "hint and computer turns"); the AI's
+part is what the positions of the games played cost.
 """
 
 from __future__ import annotations
@@ -37,15 +54,21 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from service.domain import daily
+from service.domain.board import DEFAULT_HEIGHT, DEFAULT_WIDTH
+from service.domain.start import LEVELS
 from squares_testing import results as _results
 from squares_testing.play import play_hints
 
 SIGNED_IN_NAME = "Bench Player"
+AI_PART = "hint and computer turns (the AI)"
+DAILY_SECRET = "move-cost daily secret #{n}"  # game n's (at least 16 characters)
 # the origin of the app's pages as the requests below address it (SERVER_NAME, _PORT)
 OWN_ORIGIN = "http://127.0.0.1:5000"
 HIGH_LIMITS = {key: "1000000 per minute" for key in
@@ -54,7 +77,7 @@ HIGH_LIMITS = {key: "1000000 per minute" for key in
 # (part, module path fragments): a function's own time goes to the first part one of
 # whose fragments is in its file name (or its built-in's description)
 PARTS: list[tuple[str, tuple[str, ...]]] = [
-    ("hint and computer turns (the AI)", ("/domain/ai/", "/domain/pieces.py", "random.py")),
+    (AI_PART, ("/domain/ai/", "/domain/pieces.py", "random.py")),
     ("fold and copy (projection)", ("/domain/state.py", "/domain/events.py",
                                     "/domain/event_codec.py", "/domain/upcasters.py",
                                     "/domain/board.py")),
@@ -118,18 +141,41 @@ class App:
         return int(status[0].split()[0]), json.loads(data) if data.startswith(b"{") else None
 
 
-def play(app: App, games: int, seed: int) -> int:
+@dataclass(frozen=True)
+class Kind:
+    """The games a run plays: `level` on a `height` x `width` field from chosen seeds,
+    or (`daily`) today's daily challenge under the daily secret `new_secret` sets for
+    each game's number (then the level and size are the daily's)."""
+
+    level: str = "easy"
+    height: int = 9
+    width: int = 13
+    daily: bool = False
+    new_secret: Callable[[int], None] = lambda _n: None
+
+
+def play(app: App, games: int, seed: int, kind: Kind = Kind()) -> int:
     """Play `games` whole games the way load.py's clients do; the moves made. A
     signed-in app's games are its player's, under the claimed name."""
     moves = 0
     for n in range(games):
         name = SIGNED_IN_NAME if app.cookie is not None else f"Cost #{n}"
-        status, created = app("POST", "/api/games", {
-            "player_name": name, "difficulty": "easy", "height": 9, "width": 13,
-            "seed": seed + n})
+        body: dict[str, Any] = {"player_name": name}
+        if kind.daily:
+            kind.new_secret(seed + n)
+            body["daily"] = True
+        else:
+            body.update(difficulty=kind.level, height=kind.height, width=kind.width,
+                        seed=seed + n)
+        status, created = app("POST", "/api/games", body)
         assert status == 201, created
+        state = created["state"]
+        # the games are the kind asked for (a daily one a practice game, with hints)
+        assert (state["daily"], state["practice"], state["hints"], state["difficulty"],
+                state["height"], state["width"]) \
+            == (kind.daily, True, True, kind.level, kind.height, kind.width), state
         before = app.moves
-        play_hints(app, created["game_id"], created["token"], created["state"])
+        play_hints(app, created["game_id"], created["token"], state)
         moves += app.moves - before
     return moves
 
@@ -184,6 +230,25 @@ def signed_in_cookie(flask_app: Any) -> str:
     return f"{SESSION_COOKIE}={services.accounts.open_session(player_id).token}"
 
 
+def daily_secrets(flask_app: Any) -> Callable[[int], None]:
+    """Sets the app's daily secret to game n's (`DAILY_SECRET`), on its services."""
+    services = flask_app.extensions["squares"]
+
+    def new_secret(n: int) -> None:
+        services.core.settings = replace(services.core.settings,
+                                         daily_secret=DAILY_SECRET.format(n=n))
+
+    return new_secret
+
+
+def field_size(text: str) -> tuple[int, int]:
+    """``HxW`` (``19x33``): (height, width)."""
+    height, sep, width = text.lower().partition("x")
+    if not (sep and height.isdigit() and width.isdigit()):
+        raise argparse.ArgumentTypeError(f"not a field size such as 19x33: {text!r}")
+    return int(height), int(width)
+
+
 def healthz_cpu_ms(app: App, n: int) -> float:
     started = time.process_time()
     for _ in range(n):
@@ -197,8 +262,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--signed-in", action="store_true",
                         help="a signed-in player's games (a claimed record, its session "
                              "cookie on every request) instead of guests'")
+    parser.add_argument("--size", type=field_size, default=None, metavar="HxW",
+                        help="the field, height x width (9x13; the daily's: 19x33)")
+    parser.add_argument("--level", choices=LEVELS, default=None,
+                        help="the computer's level (easy; the daily's: hard)")
+    parser.add_argument("--daily", action="store_true",
+                        help="every game today's daily challenge (19x33, hard, rules "
+                             "edition 2; a guest's: practice, with hints)")
     _results.add_run_options(parser, quick="6 games per phase")
     args = parser.parse_args(argv)
+    if args.daily and (args.size or args.level):
+        parser.error("--daily plays the daily's field and level: leave out --size and --level")
+    if args.daily and args.signed_in:
+        parser.error("a signed-in player's first daily game of a date is their ranked "
+                     "attempt, which has no hints: --daily plays guests' games")
     games = args.games or (6 if args.quick else 60)
 
     from service.http.app import create_app
@@ -210,25 +287,35 @@ def main(argv: list[str] | None = None) -> int:
         migrate(url)
         flask_app = create_app({"DATABASE_URL": url, **HIGH_LIMITS})
         app = App(flask_app.wsgi_app, signed_in_cookie(flask_app) if args.signed_in else None)
-        play(app, 2, seed=900)  # warm up: imports, caches, the first connections
+        height, width = args.size or (9, 13)
+        kind = (Kind(daily.LEVEL, DEFAULT_HEIGHT, DEFAULT_WIDTH, True, daily_secrets(flask_app))
+                if args.daily else Kind(args.level or "easy", height, width))
+        play(app, 2, seed=900, kind=kind)  # warm up: imports, caches, the first connections
         started = time.process_time()
-        moves = play(app, games, seed=1000)
+        moves = play(app, games, seed=1000, kind=kind)
         per_move_ms = (time.process_time() - started) / moves * 1000
         healthz_ms = healthz_cpu_ms(app, 500 if args.quick else 3000)
         with Sampler() as sampler:
-            play(app, games, seed=1000 + games)
+            play(app, games, seed=1000 + games, kind=kind)
         lifecycle.close(flask_app)  # its threads (the sweeper) stop first
 
-    parts = sorted(sampler.shares().items(), key=lambda item: -item[1])
+    shares = sampler.shares()
+    parts = sorted(shares.items(), key=lambda item: -item[1])
+    own_ms = (1 - shares[AI_PART]) * per_move_ms
     who = "a signed-in player" if args.signed_in else "guests"
+    what = (f"daily games of {who} ({kind.height} x {kind.width}, {kind.level}, rules "
+            f"edition {daily.RULES_EDITION}, practice)" if kind.daily
+            else f"games of {who} ({kind.height} x {kind.width}, {kind.level})")
     print(f"\n== Squares: a move's CPU in the app (in-process WSGI, SQLite, limits on; "
-          f"{games} games of {who}, {moves} moves, each with its hint) ==")
+          f"{games} {what}, {moves} moves, each with its hint) ==")
     print(f"{'app CPU per move, its hint included':<52}{per_move_ms:>8.2f} ms")
+    print(f"{'app CPU per move without the AI':<52}{own_ms:>8.2f} ms")
     print(f"{'app CPU per bare GET /healthz':<52}{healthz_ms:>8.3f} ms")
     print(f"{'a move : a bare request (app only)':<52}{per_move_ms / healthz_ms:>8.1f} x")
     print(f"\n{'part (by CPU-time samples)':<52}{'ms/move':>8}{'share':>8}")
     figures: _results.Figures = {
         "app CPU per move": _results.figure(per_move_ms, "ms"),
+        "app CPU per move without the AI": _results.figure(own_ms, "ms"),
         "app CPU per healthz": _results.figure(healthz_ms, "ms"),
     }
     for part, share in parts:

@@ -33,7 +33,8 @@ QUICK_RUNS = {
     "fold.py": ["fold rate:", "median fold of one whole game"],
     "live.py": ["delivery, answer -> client", "events missed / twice", "GET /healthz with streams",
                 "workers' RSS before -> with streams"],
-    "move_cost.py": ["app CPU per move", "app CPU per bare GET /healthz",
+    "move_cost.py": ["app CPU per move", "app CPU per move without the AI",
+                     "app CPU per bare GET /healthz",
                      "database statements", "rate limiter", "hint and computer turns"],
     "load.py": ["moves/s", "move latency p99", "bare GET /healthz", "peak RSS per worker"],
     "servers.py": ["granian (shipped)", "gunicorn gthread", "uvicorn + a2wsgi",
@@ -141,6 +142,25 @@ def test_move_cost_runs_signed_in(tmp_path: Path) -> None:
     document = json.loads(out.read_text())
     assert document["argv"][:2] == ["--quick", "--signed-in"]
     assert document["figures"]["app CPU per move"]["value"] > 0
+
+
+def test_move_cost_runs_daily(tmp_path: Path) -> None:
+    """The daily variant: every game today's daily challenge, a guest's practice game
+    with hints (a refused game or hint would stop it, and the script checks each
+    game's state says daily, 19 x 33, hard)."""
+    out = tmp_path / "daily.json"
+    done = run(str(REPO / "benchmarks" / "move_cost.py"), "--quick", "--daily",
+               "--json", str(out), timeout=60)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "daily games of guests (19 x 33, hard, rules edition 2, practice)" in done.stdout, \
+        done.stdout[-3000:]
+    for label in QUICK_RUNS["move_cost.py"]:
+        assert label in done.stdout, (label, done.stdout[-3000:])
+    document = json.loads(out.read_text())
+    assert document["argv"][:2] == ["--quick", "--daily"]
+    figures = document["figures"]
+    assert 0 < figures["app CPU per move without the AI"]["value"] \
+        < figures["app CPU per move"]["value"]
 
 
 @pytest.fixture(scope="module")

@@ -55,15 +55,21 @@ def pages_of(games: dict[str, Any]) -> list[tuple[str, str, str]]:
         ("replay", f"/games/{mid}", "#moves a[aria-current]"),
         ("highscores", "/highscores", "#highscores-table"),
         ("player", "/players/Bora", "#player-games"),
+        ("daily", "/daily", "#daily-form"),
+        ("ratings", "/ratings", "#main h1"),
+        ("account", "/account", "#account[data-ready]"),
     ]
 
 
+@pytest.mark.parametrize("language", ["en", "tr"])
 def test_every_page_is_accessible_fits_the_screen_and_is_photographed(
-    sized: tuple[str, Any], games: dict[str, Any], live_server: LiveServer
+    sized: tuple[str, Any], games: dict[str, Any], live_server: LiveServer, language: str
 ) -> None:
+    """In both languages: Turkish words are longer, and a page must still fit."""
     size_name, context = sized
     width, height = SIZES[size_name]
     page = context.new_page()
+    page.set_extra_http_headers({"Accept-Language": language})
     # Reduced motion: every animation of the pages is off (their CSS), so each is
     # checked and photographed as it stays, with no wait for an animation to end.
     page.emulate_media(reduced_motion="reduce")
@@ -86,7 +92,8 @@ def test_every_page_is_accessible_fits_the_screen_and_is_photographed(
         if overflow > width:
             problems.append(f"{name}: the page is {overflow} px wide on a {width} px screen")
         problems += [f"{name}: {v}" for v in axe_violations(page)]
-        page.screenshot(path=str(out / f"{name}-{width}x{height}.png"), full_page=True)
+        page.screenshot(path=str(out / f"{name}-{language}-{width}x{height}.png"),
+                        full_page=True)
     print(f"screenshots: {out.resolve()}")
     page.close()
     assert problems == []
