@@ -35,6 +35,12 @@ class QueryService(ServiceBase):
         game, state = self._load_settled(game_id)
         return game.summary, shown(state, names(game))
 
+    def held_seats(self, game_ids: list[str]) -> dict[str, tuple[bool, bool]]:
+        """For each game, whether each seat's name is held by its signed-in player
+        (else a guest's name, anyone's)."""
+        with self.store.unit_of_work(write=False) as uow:
+            return uow.player_records.held_seats(game_ids)
+
     def get_summary(self, game_id: str) -> GameSummary:
         with self.store.unit_of_work(write=False) as uow:
             return uow.games.get(game_id).summary

@@ -89,6 +89,19 @@ class PlayerRecordRepository:
         return self._conn.execute(
             select(_P.c.id).where(_P.c.name_key == key).limit(1)).first() is not None
 
+    def held_seats(self, game_ids: list[str]) -> dict[str, tuple[bool, bool]]:
+        """For each of `game_ids` (a page of a list), whether each seat's name is one
+        its player holds (a claimed record, not forgotten): the other seats are guests'."""
+        if not game_ids:
+            return {}
+        g = games_table
+        first, second = _P.alias("first"), _P.alias("second")
+        query = (select(g.c.game_id, _held(first), _held(second))
+                 .select_from(g.outerjoin(first, first.c.id == g.c.first_player)
+                              .outerjoin(second, second.c.id == g.c.second_player))
+                 .where(g.c.game_id.in_(game_ids)))
+        return {game_id: (bool(one), bool(two)) for game_id, one, two in self._conn.execute(query)}
+
     def holder(self, key: str, now: datetime) -> PlayerRecord | None:
         """The claimed record of `key`, or a forgotten one that holds it until its
         ``free_at`` (nobody may use the key until then); None: anyone may."""
@@ -178,6 +191,11 @@ class PlayerRecordRepository:
         self._conn.execute(update(g).where(second).values(second_name=shown,
                                                           second_key=shown_key))
         self._conn.execute(update(h).where(scores).values(name=shown, name_skeleton=shown_key))
+
+
+def _held(record: Any) -> ColumnElement[bool]:
+    """Whether a (joined) record is a signed-in player's: claimed, and not forgotten."""
+    return and_(record.c.claimed_at.is_not(None), record.c.name.is_not(None))
 
 
 def name_claimed(name: str, field: str) -> NameClaimed:

@@ -82,7 +82,8 @@ class Queries:
 
     def _best_first(self, limit: int | None, *where: ColumnElement[bool]) -> list[HighScore]:
         t, p = high_scores_table, players_table
-        held = exists().where(p.c.id == t.c.player_id, p.c.claimed_at.is_not(None))
+        held = exists().where(p.c.id == t.c.player_id, p.c.claimed_at.is_not(None),
+                              p.c.name.is_not(None))  # a forgotten player holds nothing
         query = (select(t, held.label("claimed")).where(*where)
                  .order_by(t.c.score.desc(), t.c.created_at, t.c.id))
         if limit is not None:

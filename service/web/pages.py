@@ -94,6 +94,7 @@ def games() -> str:
     return render_template(
         "games.html", active="games", games=rows, total=total, page=page, pages=pages,
         player=player, accuracies=page_services().reviews.accuracies(g.game_id for g in rows),
+        held=page_services().queries.held_seats([g.game_id for g in rows]),
     )
 
 

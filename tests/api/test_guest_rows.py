@@ -27,3 +27,15 @@ def test_the_table_marks_guests_rows_and_a_holders_rows(client: FlaskClient,
     assert guest == {"Eda Fırat": False, "Bora": True}
     page = client.get("/highscores?size=7x9").get_data(as_text=True)
     assert page.count('class="holder"') == 1 and 'id="guest-note"' in page
+    listing = client.get("/games").get_data(as_text=True)  # Eda's game, Bora's
+    assert listing.count('class="holder"') == 1 and 'id="guest-note"' in listing
+
+
+def test_a_forgotten_holder_marks_nothing(client: FlaskClient, services: Services) -> None:
+    with services.store.unit_of_work() as uow:
+        held = uow.player_records.claim("Eda Fırat", services.core.clock())
+    _finish(services, "Eda Fırat", SignedIn(held, "Eda Fırat"))
+    services.players.forget("Eda Fırat")
+    for path in ("/games", "/highscores?size=7x9"):
+        page = client.get(path).get_data(as_text=True)
+        assert 'class="holder"' not in page and "Eda" not in page.split("<main", 1)[1]
