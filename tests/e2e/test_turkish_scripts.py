@@ -117,6 +117,11 @@ def test_the_end_screen_and_the_review_are_turkish(turkish: Any, finished: dict[
     expect(page.locator("#over-result")).to_have_text(re.compile(r"^Sen \d+ · Bilgisayar \d+$"))
     expect(page.locator("#over-caption")).to_have_text("En yüksek puanlar — 7 × 9, seviye: kolay")
     expect(page.locator("#prompt")).to_have_text("Oyun bitti. Oyun kaydını izle ya da yeni bir oyun başlat.")
+    # the computer's reasoning, which its events keep in English, said in Turkish
+    plans = page.locator(".ai-more")
+    said = " ".join(plans.all_text_contents())
+    assert said.strip() and re.search(r"başlangıç|kare|çizgi", said), said
+    assert not re.search(r"random walks|safe line|no box can be formed|exhaustive", said), said
 
     page.goto(f"/games/{finished['game_id']}")
     expect(page.locator('#review[data-state="ready"]')).to_have_count(1)

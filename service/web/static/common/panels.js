@@ -5,7 +5,7 @@
 import { pieceFigure } from "./board.js";
 import { text } from "./dom.js";
 import { nt, t } from "./i18n.js";
-import { levelWord, planSentence, pt, tally } from "./words.js";
+import { levelWord, planSentence, pt, reasonWords, tally } from "./words.js";
 
 export function seatLetter(state, seat) {
   const s = state.seats.find((s) => s.seat === seat);
@@ -169,13 +169,13 @@ export function fillPlans(root, plans, state) {
     set("best_direction", (one.best_direction || []).join(", ") || "—");
     const starts = nt("{n} start", "{n} starts", one.starts);
     const trials = nt("{n} trial", "{n} trials", one.trials);
-    set("more1", t("Stage 1, {level}: {starts}, {trials} — {reason}", { level: levelWord(one.level), starts, trials, reason: one.reason }));
+    set("more1", t("Stage 1, {level}: {starts}, {trials} — {reason}", { level: levelWord(one.level), starts, trials, reason: reasonWords(one.reason) }));
   }
   const plan2 = root.querySelector(".plan-2");
   plan2.hidden = !two;
   if (two) {
     set("more2", two.best_x === null || two.best_x === undefined
-      ? t("Stage 2, extra line: {reason}", { reason: two.reason })
-      : t("Stage 2, extra line at {point}: {reason}", { point: pt(two.best_x, two.best_y), reason: two.reason }));
+      ? t("Stage 2, extra line: {reason}", { reason: reasonWords(two.reason) })
+      : t("Stage 2, extra line at {point}: {reason}", { point: pt(two.best_x, two.best_y), reason: reasonWords(two.reason) }));
   }
 }

@@ -83,3 +83,55 @@ export const tally = (labels, values) => `${labels[0]} ${values[0]} · ${labels[
 /* A computer level (the API's difficulty) as the pages name it: "easy", "kolay". */
 const LEVELS = { easy: () => t("easy"), moderate: () => t("moderate"), hard: () => t("hard"), expert: () => t("expert") };
 export const levelWord = (level) => (LEVELS[level] ? LEVELS[level]() : level || "");
+
+// -- the computer's reasons ------------------------------------------------------------
+/* A move_explained event's `reason` in the page's language. The event keeps the words
+   the computer wrote (English, part of the game's history); each of their forms
+   (service/domain/ai: player.py for stage 1, stage2.py for stage 2) is said again
+   here from its numbers. A form not known here is shown as it is. */
+const REASONS = [
+  [/^no box can be formed with one line$/, () => t("no box can be formed with one line")],
+  [/^exhaustive search of (\d+) paths from (\d+) starts; of the best, the one leaving the least to give away$/,
+    (m) => t("exhaustive search of {trials} paths from {starts} starts; of the best, the one leaving the least to give away", { trials: m[1], starts: m[2] })],
+  [/^exhaustive search of (\d+) paths from (\d+) starts; of the best, the one leaving the least to give away \(search budget reached; hard's random walks added\)$/,
+    (m) => t("exhaustive search of {trials} paths from {starts} starts; of the best, the one leaving the least to give away", { trials: m[1], starts: m[2] })
+      + " " + t("(search budget reached; hard's random walks added)")],
+  [/^(\d+) random walks from each of (\d+) starts$/,
+    (m) => t("{n} random walks from each of {starts} starts", { n: m[1], starts: m[2] })],
+  [/^safe line: no box is left with three sides \((\d+) safe lines\)$/,
+    (m) => t("safe line: no box is left with three sides ({n} safe lines)", { n: m[1] })],
+  [/^no safe line: gives away the least, (\d+) square\(s\)$/,
+    (m) => t("no safe line: gives away the least, {n} square(s)", { n: m[1] })],
+  [/^opponent expects ([\d.]+) after (\d+) samples of the stage-3 pieces$/,
+    (m) => t("opponent expects {mean} after {n} samples of the stage-3 pieces", { mean: m[1], n: m[2] })],
+  [/^\(search budget reached; hard's random walks added\)$/,
+    () => t("(search budget reached; hard's random walks added)")],
+  [/^\(search budget reached: some lines judged roughly\)$/,
+    () => t("(search budget reached: some lines judged roughly)")],
+];
+
+function reasonPart(part) {
+  for (const [form, say] of REASONS) {
+    const m = part.match(form);
+    if (m) return say(m);
+  }
+  return null;
+}
+
+export function reasonWords(reason) {
+  const text = String(reason ?? "");
+  const whole = reasonPart(text);
+  if (whole !== null) return whole;
+  // "<why>[ (budget note)][; opponent expects …]": each part said apart
+  const parts = text.split("; ");
+  const said = parts.map((part) => {
+    const note = part.match(/^(.*?) (\(search budget reached[^)]*\))$/);
+    if (note) {
+      const head = reasonPart(note[1]);
+      const tail = reasonPart(note[2]);
+      return head !== null && tail !== null ? `${head} ${tail}` : null;
+    }
+    return reasonPart(part);
+  });
+  return said.every((s) => s !== null) ? said.join("; ") : text;
+}
