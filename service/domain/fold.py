@@ -82,6 +82,15 @@ def score_series(events: Iterable[Event]) -> list[tuple[int, int]]:
     return series
 
 
+def moves_score(events: Iterable[Event], seat: int) -> bool:
+    """Whether folding `events` changes `seat`'s score: only a line does, by the
+    squares it gives the seat (`_own`) or by its penalty (RULES T2)."""
+    letter = SEAT_LETTERS[seat]
+    return any(isinstance(e, LinePlaced) and ((e.seat == seat and e.penalty > 0)
+                                              or any(sq[2] == letter for sq in e.squares))
+               for e in events)
+
+
 def _invited_seat(created: GameCreated) -> int | None:
     """An online game's seat left open for the invited friend: the unnamed one (seat 2,
     or seat 1 in a rematch whose creator took seat 2); None in the other modes."""

@@ -16,20 +16,18 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..domain.events import Event, SeatClaimed
-from ..domain.rated_games import rated_end
+from ..domain.events import Event
 from ..domain.state import GameState
 from ..domain.texts import english
 from ..errors import DatabaseUnavailable, ServiceError, VersionConflict
 from ..ops import metrics
 from .engine import REQUEST, Patience, begin_sqlite, make_engine, patience_of, write_engine
 from .events import SequenceTaken, StoredEvent
-from .high_scores import enters_high_scores
 from .migrations import schema_problem
 from .notifications import Listener, listen
 from .outages import database_outage, first_line
 from .snapshots import SNAPSHOT_CAPACITY, SnapshotCache
-from .unit_of_work import UnitOfWork
+from .unit_of_work import UnitOfWork, writes_beyond_the_row
 from .writer_queue import writer_queue
 
 
@@ -152,13 +150,9 @@ class EventStore:
     # convenience wrappers, one transaction each
     def append(self, game_id: str, expected_version: int, events: Sequence[Event],
                state_after: GameState) -> list[StoredEvent]:
-        # PostgreSQL: an append that enters no high scores, seats nobody, is no
-        # daily game's (whose row follows it) and ends no rated game (whose players'
-        # ratings move with it) is one statement (`pg_append`), its own transaction
-        one_statement = (not self._sqlite and not enters_high_scores(events)
-                         and not any(isinstance(e, SeatClaimed) for e in events)
-                         and state_after.daily is None
-                         and rated_end(events, state_after) is None)
+        # PostgreSQL: an append that writes only the events and the games row is one
+        # statement (`pg_append`), its own transaction
+        one_statement = not self._sqlite and not writes_beyond_the_row(events, state_after)
         with self.unit_of_work(one_statement=one_statement) as uow:
             return uow.append(game_id, expected_version, events, state_after)
 

@@ -29,7 +29,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from ..domain.events import Event, SeatClaimed
-from ..domain.fold import apply_all, fold
+from ..domain.fold import apply_all, fold, moves_score
 from ..domain.ranking import HERE
 from ..domain.rated_games import rated_end
 from ..domain.state import CorruptStream, GameState
@@ -41,7 +41,7 @@ from .credentials import CredentialRepository
 from .daily import DailyRepository
 from .events import EventRepository, StoredEvent
 from .games import GameRepository, StoredGame, finished_at, summary_of
-from .high_scores import HighScoreRepository
+from .high_scores import HighScoreRepository, enters_high_scores
 from .invitations import InvitationRepository
 from .player_records import PlayerRecordRepository, placeholder
 from .players import PlayerQueries
@@ -53,6 +53,20 @@ from .schema import utcnow
 from .snapshots import PendingSnapshots, SnapshotCache
 from .summaries import seating_values, summary_values
 from .viewers import ViewerRepository
+
+
+def daily_row_moves(events: Sequence[Event], state_after: GameState) -> bool:
+    """Whether `events` move a daily game's row: its date ranks by the human's score
+    and the end, so the row is written when either moves (most moves move neither)."""
+    return state_after.daily is not None and (state_after.over or moves_score(events, 1))
+
+
+def writes_beyond_the_row(events: Sequence[Event], state_after: GameState) -> bool:
+    """Whether appending `events` writes more than the events and the games row: high
+    scores, a claimed seat's names, a daily game's row, a rated game's ratings."""
+    return (enters_high_scores(events) or any(isinstance(e, SeatClaimed) for e in events)
+            or daily_row_moves(events, state_after)
+            or rated_end(events, state_after) is not None)
 
 
 class UnitOfWork:
@@ -170,7 +184,7 @@ class UnitOfWork:
         if any(isinstance(s.event, SeatClaimed) for s in stored):
             self.games.reseat(game_id, self.seating(state_after))
         self.high_scores.record(stored, state_after, self.shown_name)
-        if state_after.daily is not None:  # its date's ranking reads the daily row
+        if daily_row_moves(events, state_after):
             self.daily.follow(game_id, state_after.scores[0],
                               stored[-1].recorded_at if state_after.over else None)
         rated = rated_end(events, state_after)  # no query unless a rated game ends
