@@ -34,7 +34,6 @@ import hashlib
 import json
 import logging
 import secrets
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -43,15 +42,12 @@ from webauthn import (
     generate_registration_options,
     options_to_json,
     verify_authentication_response,
-    verify_registration_response,
 )
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 from webauthn.helpers.exceptions import WebAuthnException
 from webauthn.helpers.structs import (
-    AuthenticatorSelectionCriteria,
     AuthenticatorTransport,
     PublicKeyCredentialDescriptor,
-    ResidentKeyRequirement,
     UserVerificationRequirement,
 )
 
@@ -69,125 +65,42 @@ from ..errors import (
     PasskeyRefused,
     PasskeyUnknown,
     RecoveryCodeInvalid,
-    ServiceError,
 )
 from ..store import UnitOfWork
 from ..store.credentials import Ceremony, StoredPasskey, Swept
 from . import security
 from .base import ServiceBase
-from .results import SignedIn
+from .passkey_answers import (
+    SELECTION,
+    NewPasskey,
+    RelyingParty,
+    as_dict,
+    credential_id,
+    reason,
+    refused,
+    user_handle,
+    verify_registration,
+)
+from .recovery_codes import RECOVERY_CODES, hashed_code, new_recovery_code, normal_code
+from .results import Account, Claimed, Passkey, Session, SignedIn, SignedInNow, Started
+
+__all__ = ["RECOVERY_CODES", "Account", "AccountService", "Passkey", "RelyingParty",
+           "Session", "Started"]
 
 log = logging.getLogger(__name__)
 
 CEREMONY_TTL = timedelta(minutes=5)
 TIMEOUT_MS = 5 * 60 * 1000  # what the browser is told: the ceremony's own time
-RECOVERY_CODES = 10
-CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read from paper
-CODE_GROUPS, CODE_GROUP_LEN = 3, 4  # "abcd-efgh-jkmn": about 59 bits
 LABEL_MAX = 64
 RESERVED_KEYS = frozenset(name_key(name) for name, _ in DEFAULT_HIGH_SCORES)
 """The names of the original high score table (`domain.ranking`): they belong to the
 game's history, so nobody claims them."""
-_TRANSPORTS = frozenset(t.value for t in AuthenticatorTransport)
-
-
-@dataclass(frozen=True)
-class RelyingParty:
-    """Who the passkeys are for: the rp id (a host name, never an address) and the
-    one origin their answers must come from."""
-
-    id: str
-    origin: str
-    name: str = "Squares"
-
-
-@dataclass(frozen=True)
-class Started:
-    """A ceremony begun: its id (sent back with the answer) and the options for
-    ``navigator.credentials`` as WebAuthn's JSON (``publicKey``)."""
-
-    ceremony: str
-    options: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class NewPasskey:
-    """A verified new passkey, before it is stored."""
-
-    credential_id: str  # base64url
-    public_key: bytes  # COSE
-    sign_count: int
-    transports: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Session:
-    """A new session: the cookie's token (never stored), and when it expires."""
-
-    token: str
-    expires_at: datetime
-
-
-@dataclass(frozen=True)
-class Passkey:
-    id: str  # the credential id, base64url
-    label: str
-    created_at: datetime
-    used_at: datetime | None
-
-
-@dataclass(frozen=True)
-class Account:
-    player_id: int
-    name: str
-    passkeys: tuple[Passkey, ...]
-    recovery_codes_left: int
-
-
-@dataclass(frozen=True)
-class Claimed:
-    player: SignedIn
-    session: Session
-    recovery_codes: tuple[str, ...]  # shown once
-
-
-@dataclass(frozen=True)
-class SignedInNow:
-    player: SignedIn
-    session: Session | None  # None: the browser was signed in as this player already
 
 
 def token_hash(token: str) -> str:
     """How a session is stored: the SHA-256 of its token (a token is 256 random bits,
     so no salt or slow hash is needed)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def user_handle(key: str) -> bytes:
-    """The WebAuthn user id of the name key `key`: the same for every passkey of a
-    player (an authenticator keeps one credential per site and user), and no name."""
-    return hashlib.sha256(f"squares-player:{key}".encode()).digest()
-
-
-def new_recovery_code() -> str:
-    groups = ("".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_GROUP_LEN))
-              for _ in range(CODE_GROUPS))
-    return "-".join(groups)
-
-
-def normal_code(code: str) -> str:
-    """A code as typed (any case, spaces or dashes) in its one written form."""
-    kept = "".join(c for c in code.lower() if c.isalnum())
-    return "-".join(kept[i:i + CODE_GROUP_LEN] for i in range(0, len(kept), CODE_GROUP_LEN))
-
-
-def _refused(error: ServiceError, player_id: int | None = None) -> ServiceError:
-    """`error`, logged as a warning (the player's id, never a name or a secret)."""
-    reason = error.details.get("reason")
-    log.warning("account refusal %s%s%s", error.code,
-                f" for player {player_id}" if player_id is not None else "",
-                f": {reason}" if reason else "")
-    return error
 
 
 class AccountService(ServiceBase):
@@ -198,18 +111,18 @@ class AccountService(ServiceBase):
         cleaned = clean_name(name, field="name")
         key = name_key(cleaned)
         if key in RESERVED_KEYS:
-            raise _refused(NameReserved(
+            raise refused(NameReserved(
                 "this name belongs to the original high score table: choose another",
                 field="name"))
         now = self.clock()
         with self.store.unit_of_work(write=False) as uow:
             if uow.player_records.holder(key, now) is not None:
-                raise _refused(NameClaimed(
+                raise refused(NameClaimed(
                     "this name (or one written like it) belongs to a player already: "
                     "sign in, or choose another", field="name", name=cleaned))
         options = generate_registration_options(
             rp_id=rp.id, rp_name=rp.name, user_name=cleaned, user_id=user_handle(key),
-            timeout=TIMEOUT_MS, authenticator_selection=_SELECTION)
+            timeout=TIMEOUT_MS, authenticator_selection=SELECTION)
         return self._begin("claim", options, None, cleaned)
 
     def claim(self, ceremony_id: str, credential: object, rp: RelyingParty,
@@ -218,16 +131,16 @@ class AccountService(ServiceBase):
         recovery codes and a session, in one transaction."""
         ceremony = self._take(ceremony_id, "claim")
         assert ceremony.name is not None
-        verified = self._verify_registration(ceremony, credential, rp, None)
+        verified = verify_registration(ceremony.challenge, credential, rp, None)
         codes = tuple(new_recovery_code() for _ in range(RECOVERY_CODES))
         now = self.clock()
         with self.store.unit_of_work() as uow:
             try:
                 player_id = uow.player_records.claim(ceremony.name, now)
             except NameClaimed as exc:
-                raise _refused(exc) from None
+                raise refused(exc) from None
             self._store_passkey(uow, verified, player_id, label, now)
-            uow.credentials.add_codes(player_id, [_hashed(code) for code in codes])
+            uow.credentials.add_codes(player_id, [hashed_code(code) for code in codes])
             session = self._new_session(uow, player_id, now)
         log.info("player %d claimed a name with a passkey", player_id)
         return Claimed(SignedIn(player_id, ceremony.name), session, codes)
@@ -244,34 +157,34 @@ class AccountService(ServiceBase):
         """Finish signing in: the assertion verified, the counter moved on, a new
         session (a new token at every sign-in)."""
         ceremony = self._take(ceremony_id, "sign_in")
-        credential_id = _credential_id(credential)
+        answered = credential_id(credential)
         now = self.clock()
         with self.store.unit_of_work(write=False) as uow:
-            stored = uow.credentials.passkey(credential_id)
+            stored = uow.credentials.passkey(answered)
             record = uow.player_records.get(stored.player_id) if stored else None
         if stored is None or record is None or record.name is None:
-            raise _refused(PasskeyUnknown("no player has this passkey: it was removed, "
-                                          "or never registered here"))
+            raise refused(PasskeyUnknown("no player has this passkey: it was removed, "
+                                         "or never registered here"))
         try:
             verified = verify_authentication_response(
-                credential=_as_dict(credential),
+                credential=as_dict(credential),
                 expected_challenge=base64url_to_bytes(ceremony.challenge),
                 expected_rp_id=rp.id, expected_origin=rp.origin,
                 credential_public_key=stored.public_key,
                 credential_current_sign_count=0,  # compared below, to say so
                 require_user_verification=True)
         except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
-            raise _refused(PasskeyRefused("the passkey's answer does not verify",
-                                          reason=_reason(exc)), stored.player_id) from None
+            raise refused(PasskeyRefused("the passkey's answer does not verify",
+                                         reason=reason(exc)), stored.player_id) from None
         new_count = verified.new_sign_count
         if (new_count or stored.sign_count) and new_count <= stored.sign_count:
-            raise _refused(CounterWentBack(
+            raise refused(CounterWentBack(
                 "this passkey's signature counter went back: was it copied?",
                 seen=stored.sign_count, given=new_count), stored.player_id)
         with self.store.unit_of_work() as uow:
-            if not uow.credentials.used_passkey(credential_id, stored.sign_count,
+            if not uow.credentials.used_passkey(answered, stored.sign_count,
                                                 new_count, now):
-                raise _refused(CounterWentBack(
+                raise refused(CounterWentBack(
                     "another sign-in used this passkey's counter first",
                     seen=stored.sign_count, given=new_count), stored.player_id)
             session = self._new_session(uow, stored.player_id, now)
@@ -325,7 +238,7 @@ class AccountService(ServiceBase):
         options = generate_registration_options(
             rp_id=rp.id, rp_name=rp.name, user_name=record.name,
             user_id=user_handle(record.name_key), timeout=TIMEOUT_MS,
-            authenticator_selection=_SELECTION,
+            authenticator_selection=SELECTION,
             exclude_credentials=[PublicKeyCredentialDescriptor(
                 id=base64url_to_bytes(p.credential_id),
                 transports=[AuthenticatorTransport(t) for t in p.transports])
@@ -340,17 +253,17 @@ class AccountService(ServiceBase):
         try:
             key = name_key(clean_name(name, field="name"))
         except RuleViolation:  # no player has such a name
-            raise _refused(invalid) from None
+            raise refused(invalid) from None
         typed = normal_code(code)
         now = self.clock()
         with self.store.unit_of_work() as uow:
             record = uow.player_records.holder(key, now)
             if record is None or not record.claimed or record.name is None:
-                raise _refused(invalid)
+                raise refused(invalid)
             match = next((c for c in uow.credentials.unspent_codes(record.id)
                           if security.token_matches(typed, c.code_salt, c.code_hash)), None)
             if match is None or not uow.credentials.spend_code(match.id, now):
-                raise _refused(invalid, record.id)
+                raise refused(invalid, record.id)
         log.info("player %d spent a recovery code", record.id)
         return self.add_passkey_options(record.id, rp)
 
@@ -361,12 +274,12 @@ class AccountService(ServiceBase):
         ceremony = self._take(ceremony_id, "add_passkey")
         assert ceremony.player_id is not None
         player_id = ceremony.player_id
-        verified = self._verify_registration(ceremony, credential, rp, player_id)
+        verified = verify_registration(ceremony.challenge, credential, rp, player_id)
         now = self.clock()
         with self.store.unit_of_work() as uow:
             record = uow.player_records.get(player_id)
             if record is None or record.name is None:
-                raise _refused(NotSignedIn("this player was forgotten"), player_id)
+                raise refused(NotSignedIn("this player was forgotten"), player_id)
             passkey = self._store_passkey(uow, verified, player_id, label, now)
             session = (None if signed_in is not None and signed_in.player_id == player_id
                        else self._new_session(uow, player_id, now))
@@ -379,9 +292,9 @@ class AccountService(ServiceBase):
             if uow.credentials.passkey(credential_id) is None or all(
                     p.credential_id != credential_id
                     for p in uow.credentials.passkeys(player_id)):
-                raise _refused(PasskeyUnknown("you have no passkey of this id"), player_id)
+                raise refused(PasskeyUnknown("you have no passkey of this id"), player_id)
             if uow.credentials.count_passkeys(player_id) <= 1:
-                raise _refused(LastPasskey(
+                raise refused(LastPasskey(
                     "this is your only passkey: add another before you remove it"),
                     player_id)
             uow.credentials.remove_passkey(player_id, credential_id)
@@ -415,27 +328,12 @@ class AccountService(ServiceBase):
         with self.store.unit_of_work() as uow:
             taken = uow.credentials.take_ceremony(ceremony_id[:64], kind, self.clock())
         if taken == "expired":
-            raise _refused(CeremonyExpired("this passkey step took over 5 minutes: "
+            raise refused(CeremonyExpired("this passkey step took over 5 minutes: "
                                            "start again"))
         if isinstance(taken, str):
-            raise _refused(CeremonyUsed("this passkey step was answered already: "
+            raise refused(CeremonyUsed("this passkey step was answered already: "
                                         "start again"))
         return taken
-
-    def _verify_registration(self, ceremony: Ceremony, credential: object,
-                             rp: RelyingParty, player_id: int | None) -> NewPasskey:
-        try:
-            verified = verify_registration_response(
-                credential=_as_dict(credential),
-                expected_challenge=base64url_to_bytes(ceremony.challenge),
-                expected_rp_id=rp.id, expected_origin=rp.origin,
-                require_user_verification=True)
-        except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
-            raise _refused(PasskeyRefused("the new passkey's answer does not verify",
-                                          reason=_reason(exc)), player_id) from None
-        return NewPasskey(bytes_to_base64url(verified.credential_id),
-                          verified.credential_public_key, verified.sign_count,
-                          _transports(credential))
 
     def _store_passkey(self, uow: UnitOfWork, new: NewPasskey, player_id: int,
                        label: str, now: datetime) -> StoredPasskey:
@@ -444,7 +342,7 @@ class AccountService(ServiceBase):
         passkey = StoredPasskey(new.credential_id, player_id, new.public_key,
                                 new.sign_count, new.transports, label, now, None)
         if not uow.credentials.add_passkey(passkey):
-            raise _refused(PasskeyRefused("this passkey is registered already",
+            raise refused(PasskeyRefused("this passkey is registered already",
                                           reason="credential_exists"), player_id)
         return passkey
 
@@ -455,44 +353,5 @@ class AccountService(ServiceBase):
         return Session(token, expires_at)
 
 
-_SELECTION = AuthenticatorSelectionCriteria(
-    resident_key=ResidentKeyRequirement.REQUIRED,
-    user_verification=UserVerificationRequirement.REQUIRED)
-
-
-def _hashed(code: str) -> tuple[str, str]:
-    salt = security.new_salt()
-    return security.hash_token(normal_code(code), salt), salt
-
-
 def _public(passkey: StoredPasskey) -> Passkey:
     return Passkey(passkey.credential_id, passkey.label, passkey.created_at, passkey.used_at)
-
-
-def _as_dict(credential: object) -> dict[str, Any]:
-    if not isinstance(credential, dict):
-        raise PasskeyRefused("a credential is a JSON object", reason="not_an_object")
-    return credential
-
-
-def _transports(credential: object) -> tuple[str, ...]:
-    """The transports the browser named for a new passkey (kept to hint them later)."""
-    response = _as_dict(credential).get("response")
-    named = response.get("transports") if isinstance(response, dict) else None
-    if not isinstance(named, list):
-        return ()
-    return tuple(dict.fromkeys(t for t in named if isinstance(t, str) and t in _TRANSPORTS))
-
-
-def _credential_id(credential: object) -> str:
-    found = _as_dict(credential).get("id")
-    if not isinstance(found, str) or not found or len(found) > 1400:
-        raise _refused(PasskeyRefused("the credential has no id", reason="no_id"))
-    return found
-
-
-def _reason(exc: Exception) -> str:
-    """Why py_webauthn refused an answer, in one short line (its own words: the
-    challenge, the origin, the rp id hash, the signature, ...)."""
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    return text[:200]

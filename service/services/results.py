@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from ..domain.commands import Command
 from ..domain.state import GameState
@@ -131,3 +132,50 @@ class SignedIn:
 
     player_id: int
     name: str
+
+
+# -- passkey accounts (`accounts`) ----------------------------------------------------
+@dataclass(frozen=True)
+class Started:
+    """A ceremony begun: its id (sent back with the answer) and the options for
+    ``navigator.credentials`` as WebAuthn's JSON (``publicKey``)."""
+
+    ceremony: str
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Session:
+    """A new session: the cookie's token (never stored), and when it expires."""
+
+    token: str
+    expires_at: datetime
+
+
+@dataclass(frozen=True)
+class Passkey:
+    id: str  # the credential id, base64url
+    label: str
+    created_at: datetime
+    used_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Account:
+    player_id: int
+    name: str
+    passkeys: tuple[Passkey, ...]
+    recovery_codes_left: int
+
+
+@dataclass(frozen=True)
+class Claimed:
+    player: SignedIn
+    session: Session
+    recovery_codes: tuple[str, ...]  # shown once
+
+
+@dataclass(frozen=True)
+class SignedInNow:
+    player: SignedIn
+    session: Session | None  # None: the browser was signed in as this player already
