@@ -17,12 +17,10 @@ game draws it from its seed (three of the four online games here would draw seat
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import DateTime, MetaData, insert, text
 
 from service.domain.commands import PlaceLine
 from service.domain.event_codec import event_from_dict
@@ -30,8 +28,9 @@ from service.domain.events import Event
 from service.domain.fold import fold
 from service.domain.start import first_seat
 from service.services import Services
-from service.store import ADMIN, make_engine, migrate
+from service.store import migrate
 from tests.conftest import SquaresRunner, services_on
+from tests.storage.old_releases import fill_as_released
 
 FIXTURE = Path(__file__).parent / "release_3d21845"
 ROWS: dict[str, list[dict[str, Any]]] = json.loads((FIXTURE / "rows.json").read_text())
@@ -44,33 +43,9 @@ def events_of(exported: str) -> list[Event]:
     return [event_from_dict(json.loads(line)) for line in exported.splitlines()]
 
 
-def fill_as_the_old_release(url: str) -> None:
-    migrate(url, OLD_HEAD)
-    engine = make_engine(url, ADMIN)
-    try:
-        meta = MetaData()
-        meta.reflect(engine)
-        assert set(meta.tables) | {"alembic_version"} >= set(ROWS)
-        with engine.begin() as conn:
-            for name, rows in ROWS.items():
-                if name == "alembic_version" or not rows:
-                    continue
-                table = meta.tables[name]
-                conn.execute(table.delete())  # the migrations' own seed rows are in ROWS
-                dates = {c.name for c in table.columns if isinstance(c.type, DateTime)}
-                conn.execute(insert(table), [
-                    {k: datetime.fromisoformat(v) if k in dates and v is not None else v
-                     for k, v in row.items()} for row in rows])
-            if engine.dialect.name == "postgresql":  # the ids given: the serials follow
-                conn.execute(text("SELECT setval(pg_get_serial_sequence('high_scores', 'id'), "
-                                  "(SELECT max(id) FROM high_scores))"))
-    finally:
-        engine.dispose()
-
-
 @pytest.fixture
 def upgraded(empty_database_url: str) -> str:
-    fill_as_the_old_release(empty_database_url)
+    fill_as_released(empty_database_url, OLD_HEAD, ROWS, every_table=False)
     migrate(empty_database_url)
     return empty_database_url
 

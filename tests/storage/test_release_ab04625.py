@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import DateTime, MetaData, insert, select, text
+from sqlalchemy import MetaData, select
 
 from service.domain.commands import RuleViolation
 from service.domain.event_codec import event_from_dict, event_to_json
@@ -36,6 +35,7 @@ from service.services import Services
 from service.store import ADMIN, make_engine, migrate
 from squares_testing.play import play_unassisted
 from tests.conftest import SquaresRunner, services_on
+from tests.storage.old_releases import fill_as_released
 
 FIXTURE = Path(__file__).parent / "release_ab04625"
 ROWS: dict[str, list[dict[str, Any]]] = json.loads((FIXTURE / "rows.json").read_text())
@@ -47,33 +47,9 @@ EDA_GAMES = {g["game_id"] for g in ROWS["games"]
              if name_key(NAME) in {name_key(g["player_name"]), name_key(g["second_name"])}}
 
 
-def fill_as_the_old_release(url: str) -> None:
-    migrate(url, OLD_HEAD)
-    engine = make_engine(url, ADMIN)
-    try:
-        meta = MetaData()
-        meta.reflect(engine)
-        assert set(meta.tables) | {"alembic_version"} == set(ROWS)
-        with engine.begin() as conn:
-            for name, rows in ROWS.items():
-                if name == "alembic_version" or not rows:
-                    continue
-                table = meta.tables[name]
-                conn.execute(table.delete())  # the migrations' own seed rows are in ROWS
-                dates = {c.name for c in table.columns if isinstance(c.type, DateTime)}
-                conn.execute(insert(table), [
-                    {k: datetime.fromisoformat(v) if k in dates and v is not None else v
-                     for k, v in row.items()} for row in rows])
-            if engine.dialect.name == "postgresql":  # the ids given: the serial follows
-                conn.execute(text("SELECT setval(pg_get_serial_sequence('high_scores', 'id'), "
-                                  "(SELECT max(id) FROM high_scores))"))
-    finally:
-        engine.dispose()
-
-
 @pytest.fixture
 def upgraded(empty_database_url: str) -> str:
-    fill_as_the_old_release(empty_database_url)
+    fill_as_released(empty_database_url, OLD_HEAD, ROWS, every_table=True)
     migrate(empty_database_url)
     return empty_database_url
 
